@@ -1,0 +1,22 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const ContactSchema = Type.Object({
+  name: Type.Union([Type.String(), Type.Null()]),
+  phone: Type.Union([Type.String(), Type.Null()]),
+  email: Type.Union([Type.String(), Type.Null()]),
+});
+export type Contact = Static<typeof ContactSchema>;
+
+/** CONTRACTS 3.3: POST {HANDOFF_URL}/handoff -> 202 */
+export const HandoffRequestSchema = Type.Object({
+  conversation_id: Type.String(),
+  propertyId: Type.String(),
+  orgId: Type.String(),
+  session_id: Type.String(),
+  intent: Type.String(),
+  sub_intent: Type.String(),
+  message: Type.String(),
+  contact: ContactSchema,
+  trace_id: Type.String(),
+});
+export type HandoffRequest = Static<typeof HandoffRequestSchema>;

@@ -1,0 +1,12 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** CONTRACTS 3.2: POST {TRANSLATE_URL}/translate */
+export const TranslateRequestSchema = Type.Object({
+  text: Type.String(),
+  source: Type.String(),
+  target: Type.String(),
+});
+export type TranslateRequest = Static<typeof TranslateRequestSchema>;
+
+export const TranslateReplySchema = Type.Object({ translated_text: Type.String() });
+export type TranslateReply = Static<typeof TranslateReplySchema>;
