@@ -33,7 +33,8 @@ export const UpdateServiceConversationInputSchema = Type.Object({
 export type UpdateServiceConversationInput = Static<typeof UpdateServiceConversationInputSchema>;
 
 export const ServiceMessageSchema = Type.Object({
-  id: Type.String(),
+  /** Digits: it becomes the chat response's `message_id`. */
+  id: Type.String({ pattern: '^[0-9]+$' }),
   conversationId: Type.String(),
   role: MessageRoleSchema,
   content: Type.String(),

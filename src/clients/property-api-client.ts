@@ -1,0 +1,64 @@
+import QuickLRU from 'quick-lru';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import {
+  ApiTokenReplySchema,
+  FloorPlansReplySchema,
+  NeighborhoodReplySchema,
+  TimeSlotsReplySchema,
+  UnitsReplySchema,
+  type FloorPlan,
+  type TimeSlot,
+  type Unit,
+} from '../../schemas/property-api.schema.ts';
+import { callJson, type HttpParty } from './http-json.ts';
+
+const unitsReply = TypeCompiler.Compile(UnitsReplySchema);
+const floorPlansReply = TypeCompiler.Compile(FloorPlansReplySchema);
+const timeSlotsReply = TypeCompiler.Compile(TimeSlotsReplySchema);
+const neighborhoodReply = TypeCompiler.Compile(NeighborhoodReplySchema);
+const apiTokenReply = TypeCompiler.Compile(ApiTokenReplySchema);
+
+export interface PropertyApiOptions {
+  /** How long a fetched API token is reused for its property. */
+  readonly tokenTtlMs?: number;
+  readonly maxCachedTokens?: number;
+}
+
+/** CONTRACTS 3.5: the property management API. */
+export function createPropertyApiClient(target: HttpParty, options: PropertyApiOptions = {}) {
+  // Per-property token cache; an in-flight fetch is shared so a burst asks only once.
+  const tokens = new QuickLRU<string, Promise<string>>({
+    maxSize: options.maxCachedTokens ?? 1000,
+    maxAge: options.tokenTtlMs ?? 15 * 60_000,
+  });
+  const q = (propertyId: string) => `?propertyId=${encodeURIComponent(propertyId)}`;
+
+  return {
+    async units(propertyId: string): Promise<Unit[]> {
+      return (await callJson(target, { method: 'GET', path: `/api/v1/units${q(propertyId)}`, reply: unitsReply })).units;
+    },
+    async floorPlans(propertyId: string): Promise<FloorPlan[]> {
+      const path = `/api/v1/floor_plans/${q(propertyId)}`;
+      return (await callJson(target, { method: 'GET', path, reply: floorPlansReply })).floor_plans;
+    },
+    async tourSlots(propertyId: string): Promise<TimeSlot[]> {
+      const path = `/api/v1/apartments/all_type_available_time_slots${q(propertyId)}`;
+      return (await callJson(target, { method: 'GET', path, reply: timeSlotsReply })).time_slots;
+    },
+    async neighborhoodKeywords(propertyId: string, query: string): Promise<string[]> {
+      const body = { propertyId, query };
+      const path = '/api/v1/service/google_query';
+      return (await callJson(target, { method: 'POST', path, body, reply: neighborhoodReply })).keywords;
+    },
+    apiToken(propertyId: string): Promise<string> {
+      const cached = tokens.get(propertyId);
+      if (cached) return cached;
+      const path = `/api/v1/properties/api_token${q(propertyId)}`;
+      const pending = callJson(target, { method: 'GET', path, reply: apiTokenReply }).then((r) => r.token);
+      tokens.set(propertyId, pending);
+      // A failed fetch must not be remembered.
+      pending.catch(() => tokens.delete(propertyId));
+      return pending;
+    },
+  };
+}

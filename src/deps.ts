@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { Agent } from 'undici';
+import type { Config, Party } from './config/config.schema.ts';
+import type { Deps, Logger } from './pipeline/deps.ts';
+import { createEngineClient } from './clients/engine-client.ts';
+import { createGraphqlClient } from './clients/graphql-client.ts';
+import { createHandoffDispatcher } from './clients/handoff-client.ts';
+import { createKeepAliveAgent, type HttpParty } from './clients/http-json.ts';
+import { createPropertyApiClient } from './clients/property-api-client.ts';
+import { createTranslateClient } from './clients/translate-client.ts';
+
+export interface BuiltDeps {
+  readonly deps: Deps;
+  /** Closes the connection pools (after handoffs are drained). */
+  close(): Promise<void>;
+}
+
+/** Builds the real clients for the given addresses (from config, or from the embedded local stack). */
+export function createDeps(config: Config, urls: Readonly<Record<Party, string>>, logger: Logger): BuiltDeps {
+  const agents: Agent[] = [];
+  const party = (name: Party): HttpParty => {
+    const dispatcher = createKeepAliveAgent();
+    agents.push(dispatcher);
+    return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher };
+  };
+  const graphql = party('graphql');
+
+  const deps: Deps = {
+    engine: createEngineClient(party('engine')),
+    store: createGraphqlClient({
+      url: graphql.baseUrl,
+      timeoutMs: graphql.timeoutMs,
+      dispatcher: graphql.dispatcher,
+      authorization: config.graphqlAuthorization,
+      apiKey: config.graphqlApiKey,
+    }),
+    handoff: createHandoffDispatcher(party('handoff'), { logger }),
+    translator: createTranslateClient(party('translate')),
+    propertyApi: createPropertyApiClient(party('propertyApi')),
+    clock: { now: () => Date.now() },
+    logger,
+    settings: { defaultPhoneRegion: config.defaultPhoneRegion, cacheRetrieveThreshold: config.cacheRetrieveThreshold },
+    newId: randomUUID,
+  };
+  return {
+    deps,
+    close: async () => {
+      await Promise.all(agents.map((agent) => agent.close()));
+    },
+  };
+}

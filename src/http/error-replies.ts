@@ -1,0 +1,55 @@
+import type { FastifyError } from 'fastify';
+import { BODY_LIMIT_BYTES } from '../../schemas/chat-request.schema.ts';
+import { CRITICAL_PARTIES, DownstreamError, RequestValidationError, rootCause, unavailableDetail } from '../errors.ts';
+import { validationMessage, type SchemaError } from './validation-message.ts';
+
+/** What the client is told: a status and the CONTRACTS 2 body. */
+export interface ErrorReply {
+  readonly status: number;
+  readonly body: { detail: string } | { detail: { message: string; trace_id: string } };
+  /** Expected failures are logged at warn without a stack; defects at error. */
+  readonly defect: boolean;
+}
+
+const withTrace = (status: number, message: string, traceId: string, defect = false): ErrorReply => ({
+  status,
+  body: { detail: { message, trace_id: traceId } },
+  defect,
+});
+const text = (status: number, detail: string, defect = false): ErrorReply => ({ status, body: { detail }, defect });
+
+/** secure-json-parse refuses `__proto__` and `constructor.prototype` members. */
+function forbiddenMember(err: Error): string | undefined {
+  if (!/forbidden prototype property/i.test(err.message)) return undefined;
+  return /constructor/i.test(err.message) ? 'constructor' : '__proto__';
+}
+
+/** Maps any error thrown while serving a request to the CONTRACTS 2 status and body. */
+export function errorReply(raw: unknown, traceId: string): ErrorReply {
+  const err = rootCause(raw);
+  if (err instanceof RequestValidationError) return withTrace(400, err.message, traceId);
+  if (err instanceof DownstreamError) {
+    return CRITICAL_PARTIES.has(err.party) ? text(503, unavailableDetail(err.party)) : withTrace(500, 'Internal server error', traceId, true);
+  }
+  const fe = err as Partial<FastifyError> & Error;
+  if (fe.validation) return withTrace(400, validationMessage(fe.validation[0] as SchemaError | undefined), traceId);
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return text(413, `Request body must be at most ${BODY_LIMIT_BYTES} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return text(415, 'Content-Type must be application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return withTrace(400, 'Invalid request: the body is empty; a JSON object is required', traceId);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return withTrace(400, 'Invalid request: Content-Length does not match the body', traceId);
+  }
+  if (fe.statusCode === 400 || fe instanceof SyntaxError) {
+    const member = forbiddenMember(fe);
+    return member
+      ? withTrace(400, `Invalid request: body member '${member}' is not allowed`, traceId)
+      : withTrace(400, 'Invalid request: the body is not valid JSON', traceId);
+  }
+  if (fe.statusCode === 413) return text(413, `Request body must be at most ${BODY_LIMIT_BYTES} bytes`);
+  if (fe.statusCode === 415) return text(415, 'Content-Type must be application/json');
+  return withTrace(500, 'Internal server error', traceId, true);
+}

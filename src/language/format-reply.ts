@@ -1,0 +1,113 @@
+/**
+ * Reply formatting by retrieval type (CONTRACTS 4). Pure functions: text in, text out.
+ */
+import type { RetrievalType } from '../../schemas/chat-response.schema.ts';
+import type { EngineDataItem } from '../../schemas/engine.schema.ts';
+
+export const CONCISE_MAX_CHARS = 500;
+
+const LINE_BREAKS = /\r\n?/g;
+const SENTENCE_END = /(?<=[.!?…])\s+/;
+const LIST_MARKER = /^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+/;
+const LIST_MARKERS = new RegExp(LIST_MARKER.source, 'gm');
+
+/** `node` + `neighborhood_summary`: the whole text, paragraphs kept, line endings normalised, nothing cut. */
+export function verbose(text: string): string {
+  return text
+    .replace(LINE_BREAKS, '\n')
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+/g, ' ').trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Removes Markdown markup, keeping the words. */
+export function stripMarkdown(text: string): string {
+  return text
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images -> alt text
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1') // links -> text
+    .replace(/`{1,3}([^`]*)`{1,3}/g, '$1') // code
+    .replace(/(\*\*|__)(.+?)\1/g, '$2') // bold
+    .replace(/(?<![\w*])[*_](?!\s)(.+?)(?<!\s)[*_](?![\w*])/g, '$1') // italics
+    .replace(/~~(.+?)~~/g, '$1')
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '') // headings
+    .replace(/^\s{0,3}>\s?/gm, '') // block quotes
+    .replace(LIST_MARKERS, '');
+}
+
+function cutAtWord(sentence: string, max: number): string {
+  const room = sentence.slice(0, max - 1);
+  const lastSpace = room.lastIndexOf(' ');
+  const cut = lastSpace > max / 2 ? room.slice(0, lastSpace) : room;
+  return `${cut.replace(/[\s,;:.-]+$/, '')}…`;
+}
+
+/** `rag`, `fixed`, `adapter`, `spf`: one paragraph, markup removed, whole sentences up to 500 characters. */
+export function concise(text: string, max = CONCISE_MAX_CHARS): string {
+  const paragraph = stripMarkdown(text.replace(LINE_BREAKS, '\n')).replace(/\s+/g, ' ').trim();
+  if (paragraph.length <= max) return paragraph;
+  const sentences = paragraph.split(SENTENCE_END);
+  let out = '';
+  for (const sentence of sentences) {
+    const next = out === '' ? sentence : `${out} ${sentence}`;
+    if (next.length > max) break;
+    out = next;
+  }
+  return out !== '' ? out : cutAtWord(sentences[0] ?? paragraph, max);
+}
+
+function fieldValue(value: unknown): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (Array.isArray(value)) {
+    const parts = value.map(fieldValue).filter((v): v is string => v !== undefined);
+    return parts.length > 0 ? parts.join(', ') : undefined;
+  }
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value).replace(/\s+/g, ' ').trim();
+}
+
+/** One `data` item as a Markdown list line: name in bold, then its fields. */
+export function markdownItem(item: EngineDataItem): string {
+  const fields = Object.entries(item)
+    .filter(([key]) => key !== 'name')
+    .map(([key, value]) => [key.replace(/_/g, ' '), fieldValue(value)] as const)
+    .filter((pair): pair is readonly [string, string] => pair[1] !== undefined)
+    .map(([key, value]) => `${key}: ${value}`);
+  const name = fieldValue(item.name) ?? 'Item';
+  return fields.length > 0 ? `- **${name}**: ${fields.join(', ')}` : `- **${name}**`;
+}
+
+/** `node` (not neighborhood summary): `data` as a Markdown list, or list-like lines made into `- ` bullets. */
+export function markdown(text: string, data?: readonly EngineDataItem[]): string {
+  const intro = verbose(text);
+  if (data && data.length > 0) {
+    const list = data.map(markdownItem).join('\n');
+    return intro === '' ? list : `${intro}\n\n${list}`;
+  }
+  return intro
+    .split('\n')
+    .map((line) => (LIST_MARKER.test(line) ? line.replace(LIST_MARKER, '- ') : line))
+    .join('\n');
+}
+
+export type ReplyStyle = 'verbose' | 'markdown' | 'concise';
+
+/** SPEC 4.2 rule 5: which style a reply gets. */
+export function replyStyle(retrievalType: RetrievalType, subIntent: string): ReplyStyle {
+  if (retrievalType === 'node') return subIntent === 'neighborhood_summary' ? 'verbose' : 'markdown';
+  return 'concise';
+}
+
+export function formatByRetrievalType(
+  reply: { response: string; retrieval_type: RetrievalType; sub_intent: string; data?: readonly EngineDataItem[] | undefined },
+): string {
+  switch (replyStyle(reply.retrieval_type, reply.sub_intent)) {
+    case 'verbose':
+      return verbose(reply.response);
+    case 'markdown':
+      return markdown(reply.response, reply.data);
+    case 'concise':
+      return concise(reply.response);
+  }
+}

@@ -1,0 +1,77 @@
+import type { EngineReply, EngineRequest } from '../../schemas/engine.schema.ts';
+import type {
+  CreateServiceMessageInput,
+  ServiceConversation,
+  ServiceMessage,
+  UpdateServiceConversationInput,
+} from '../../schemas/graphql.schema.ts';
+import type { HandoffRequest } from '../../schemas/handoff.schema.ts';
+import type { FloorPlan, TimeSlot, Unit } from '../../schemas/property-api.schema.ts';
+
+/*
+ * The ports the steps depend on. Concrete clients (src/clients) implement them; tests hand in fakes.
+ * A failing call throws DownstreamError (src/errors.ts).
+ */
+
+export interface EngineClient {
+  query(request: EngineRequest): Promise<EngineReply>;
+}
+
+export interface ConversationStore {
+  /** `callerApiKey` is the request's graphql_api_key, sent only to the GraphQL API. */
+  createMessage(input: CreateServiceMessageInput, callerApiKey: string): Promise<ServiceMessage>;
+  updateConversation(input: UpdateServiceConversationInput, callerApiKey: string): Promise<ServiceConversation>;
+}
+
+export interface HandoffDispatcher {
+  /** Starts delivery and returns at once; retries and failures are handled in the background. */
+  dispatch(payload: HandoffRequest): void;
+  /** Handoffs started and not yet delivered or given up. */
+  readonly pending: number;
+  /** Waits for handoffs in flight, at most `timeoutMs`; resolves with how many were still pending. */
+  drain(timeoutMs: number): Promise<number>;
+}
+
+export interface Translator {
+  translate(text: string, source: string, target: string): Promise<string>;
+}
+
+export interface PropertyApi {
+  units(propertyId: string): Promise<Unit[]>;
+  floorPlans(propertyId: string): Promise<FloorPlan[]>;
+  tourSlots(propertyId: string): Promise<TimeSlot[]>;
+  neighborhoodKeywords(propertyId: string, query: string): Promise<string[]>;
+  apiToken(propertyId: string): Promise<string>;
+}
+
+export interface Clock {
+  /** Wall-clock epoch milliseconds (for cache ages and timestamps, never for durations). */
+  now(): number;
+}
+
+/** The pino subset the steps use; the object comes first, and never holds personal data. */
+export interface Logger {
+  debug(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface Settings {
+  /** ISO region for phone numbers written without a country code. */
+  readonly defaultPhoneRegion: string;
+  readonly cacheRetrieveThreshold: number;
+}
+
+export interface Deps {
+  readonly engine: EngineClient;
+  readonly store: ConversationStore;
+  readonly handoff: HandoffDispatcher;
+  readonly translator: Translator;
+  readonly propertyApi: PropertyApi;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly settings: Settings;
+  /** A fresh UUID (injected so tests can pin it). */
+  readonly newId: () => string;
+}

@@ -1,0 +1,35 @@
+import type { EngineRequest } from '../schemas/engine.schema.ts';
+import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
+import type { Deps } from '../src/pipeline/deps.ts';
+
+/**
+ * The engine request of CONTRACTS 3.1, built member by member so that nothing else the caller sent
+ * (and never `graphql_api_key`) leaves the service.
+ */
+export function engineRequestFor(ctx: Readonly<ChatContext>): EngineRequest {
+  const r = ctx.request;
+  return {
+    propertyId: r.propertyId,
+    message: need(ctx, 'message'),
+    orgId: r.orgId,
+    session_id: r.session_id,
+    conversation_id: r.conversation_id,
+    tourScheduleEnabled: r.tourScheduleEnabled,
+    history: need(ctx, 'history'),
+    ...(r.entry_id !== undefined && { entry_id: r.entry_id }),
+    ...(r.booking_id !== undefined && { booking_id: r.booking_id }),
+    ...(r.reschedule_information !== undefined && { reschedule_information: r.reschedule_information }),
+    ...(r.schedule_information !== undefined && { schedule_information: r.schedule_information }),
+    spanish_support_enabled: r.spanish_support_enabled,
+    spanish_toggle: r.spanish_toggle,
+    is_first_entry: r.is_first_entry,
+    ...(r.org_name !== undefined && { org_name: r.org_name }),
+    language: need(ctx, 'language'),
+  };
+}
+
+/** Rule 4: the engine is asked for intent and reply (unless an earlier step already has the reply). */
+export async function askEngine(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
+  if (ctx.engineReply !== undefined) return {};
+  return { engineReply: await deps.engine.query(engineRequestFor(ctx)), replySource: 'engine' };
+}

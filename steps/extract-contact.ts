@@ -1,0 +1,16 @@
+import type { CountryCode } from 'libphonenumber-js';
+import { extractContact as findContact } from '../src/language/contacts.ts';
+import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
+import type { Deps } from '../src/pipeline/deps.ts';
+import { CONTACT_SUB_INTENTS } from '../src/pipeline/rules.ts';
+
+/**
+ * Rule 6: for contact-related sub-intents, the visitor's name, phone (E.164) and email are taken
+ * from the message. `contact` is null when the sub-intent does not ask for it or nothing was found.
+ */
+export function extractContact(ctx: Readonly<ChatContext>, deps: Deps): ContextPatch {
+  if (!CONTACT_SUB_INTENTS.has(need(ctx, 'engineReply').sub_intent)) return { contact: null };
+  const found = findContact(need(ctx, 'message'), { defaultRegion: deps.settings.defaultPhoneRegion as CountryCode });
+  const any = found.name !== null || found.phone !== null || found.email !== null;
+  return { contact: any ? found : null };
+}

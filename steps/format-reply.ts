@@ -1,0 +1,16 @@
+import { concise, formatByRetrievalType } from '../src/language/format-reply.ts';
+import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
+
+/** Rule 5: the reply is formatted by retrieval type (verbose, Markdown or concise; CONTRACTS 4). */
+export function formatReply(ctx: Readonly<ChatContext>): ContextPatch {
+  const reply = need(ctx, 'engineReply');
+  return {
+    reply: {
+      response: formatByRetrievalType(reply),
+      follow_up: concise(reply.follow_up ?? ''),
+      // The language the engine wrote in; only an explicit `es` counts as Spanish (CONTRACTS 3.2).
+      language: reply.language === 'es' ? 'es' : 'en',
+      not_available: reply.not_available ?? [],
+    },
+  };
+}

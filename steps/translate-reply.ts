@@ -1,0 +1,25 @@
+import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
+import type { Deps } from '../src/pipeline/deps.ts';
+
+/**
+ * SPEC 1 item 6, CONTRACTS 3.2: when the reply should be Spanish and the text is English, the
+ * formatted `response` and `follow_up` are translated (one call each, when not empty). A failed
+ * translation never fails the chat: the English reply goes out with `language` `en`.
+ */
+export async function translateReply(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
+  const reply = need(ctx, 'reply');
+  const target = need(ctx, 'language');
+  if (target === reply.language) return {};
+  const translate = (text: string) =>
+    text === '' ? Promise.resolve('') : deps.translator.translate(text, reply.language, target);
+  try {
+    const [response, follow_up] = await Promise.all([translate(reply.response), translate(reply.follow_up)]);
+    return { reply: { ...reply, response, follow_up, language: target } };
+  } catch (err) {
+    deps.logger.warn(
+      { trace_id: ctx.traceId, reason: (err as Error).message, target },
+      'translation failed; replying in the original language',
+    );
+    return {};
+  }
+}

@@ -1,0 +1,22 @@
+import type { UpdateServiceConversationInput } from '../schemas/graphql.schema.ts';
+import { need, type ChatContext } from '../src/pipeline/context.ts';
+import type { Deps } from '../src/pipeline/deps.ts';
+
+/**
+ * Rule 6 (second half, CONTRACTS 3.4): `updateServiceConversation` records the extracted contact
+ * and/or the handoff request. No call is made when there is neither.
+ */
+export async function updateConversation(ctx: Readonly<ChatContext>, deps: Deps): Promise<void> {
+  const contact = ctx.contact ?? null;
+  const handoff = ctx.agentHandoff ?? null;
+  if (contact === null && handoff === null) return;
+  const input: UpdateServiceConversationInput = {
+    conversationId: ctx.request.conversation_id,
+    lastIntent: need(ctx, 'engineReply').intent,
+    ...(contact?.name != null && { contactName: contact.name }),
+    ...(contact?.phone != null && { contactPhone: contact.phone }),
+    ...(contact?.email != null && { contactEmail: contact.email }),
+    ...(handoff !== null && { agentHandoff: true }),
+  };
+  await deps.store.updateConversation(input, ctx.request.graphql_api_key);
+}

@@ -1,0 +1,119 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import type { Config } from '../../src/config/config.schema.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+import { createDeps } from '../../src/deps.ts';
+import type { Deps } from '../../src/pipeline/deps.ts';
+import { createLogger } from '../../src/telemetry/logger.ts';
+import { createTracing } from '../../src/telemetry/tracing.ts';
+import { engineReply } from './fixtures.ts';
+import { sendJson, startStub, type RecordedRequest, type StubServer } from './stub-server.ts';
+
+export const GRAPHQL_AUTHORIZATION = 'Bearer env-AUTH-secret-123';
+export const GRAPHQL_ENV_API_KEY = 'env-api-KEY-secret-456';
+
+export interface Stubs {
+  engine: StubServer;
+  graphql: StubServer;
+  handoff: StubServer;
+  translate: StubServer;
+  propertyApi: StubServer;
+}
+
+/** A GraphQL API stub: numbered messages, idempotent on clientMessageKey, echoes conversation updates. */
+export function graphqlStubHandler() {
+  const byKey = new Map<string, string>();
+  let next = 1000;
+  return (req: RecordedRequest, res: Parameters<Parameters<typeof startStub>[0]>[1]) => {
+    const body = req.body as { query: string; variables: { input: Record<string, unknown> } };
+    const input = body.variables.input;
+    if (body.query.includes('createServiceMessage')) {
+      const key = String(input['clientMessageKey']);
+      const id = byKey.get(key) ?? String(next++);
+      byKey.set(key, id);
+      sendJson(res, 200, {
+        data: { createServiceMessage: { id, conversationId: input['conversationId'], role: input['role'], content: input['content'], createdAt: new Date().toISOString() } },
+      });
+      return;
+    }
+    sendJson(res, 200, {
+      data: {
+        updateServiceConversation: {
+          id: input['conversationId'],
+          contactName: input['contactName'] ?? null,
+          contactPhone: input['contactPhone'] ?? null,
+          contactEmail: input['contactEmail'] ?? null,
+          lastIntent: input['lastIntent'] ?? null,
+          agentHandoff: input['agentHandoff'] ?? null,
+          updatedAt: new Date().toISOString(),
+        },
+      },
+    });
+  };
+}
+
+export async function startStubs(): Promise<Stubs> {
+  const [engine, graphql, handoff, translate, propertyApi] = await Promise.all([
+    startStub((_req, res) => sendJson(res, 200, engineReply())),
+    startStub(graphqlStubHandler()),
+    startStub((_req, res) => sendJson(res, 202, { accepted: true })),
+    startStub((req, res) => sendJson(res, 200, { translated_text: `[es] ${(req.body as { text: string }).text}` })),
+    startStub((_req, res) => sendJson(res, 404, { error: 'not stubbed' })),
+  ]);
+  return { engine, graphql, handoff, translate, propertyApi };
+}
+
+export interface StubbedService {
+  readonly app: FastifyInstance;
+  readonly stubs: Stubs;
+  readonly deps: Deps;
+  readonly config: Config;
+  /** Every log line the service wrote, as raw JSON text. */
+  readonly logs: string[];
+  close(): Promise<void>;
+}
+
+/** The real service (real clients, real sockets) against loopback stubs; tests use `app.inject`. */
+export async function startStubbedService(env: Record<string, string> = {}): Promise<StubbedService> {
+  const stubs = await startStubs();
+  const config = loadConfig({
+    ENVIRONMENT: 'qa',
+    ENGINE_URL: stubs.engine.url,
+    GRAPHQL_URL: `${stubs.graphql.url}/graphql`,
+    HANDOFF_URL: stubs.handoff.url,
+    TRANSLATE_URL: stubs.translate.url,
+    PROPERTY_API_URL: stubs.propertyApi.url,
+    GRAPHQL_AUTHORIZATION,
+    GRAPHQL_API_KEY: GRAPHQL_ENV_API_KEY,
+    LOG_LEVEL: 'debug',
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const logger = createLogger(config.logLevel, sink);
+  const tracing = createTracing({ disabled: config.disableTracing });
+  const urls = { ...config.urls } as Record<keyof Stubs, string>;
+  const built = createDeps(config, urls, logger);
+  const app = buildApp({ deps: built.deps, tracer: tracing.tracer, routePrefix: config.routePrefix, loggerInstance: logger });
+  await app.ready();
+  return {
+    app,
+    stubs,
+    deps: built.deps,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      await built.deps.handoff.drain(2_000);
+      await built.close();
+      await tracing.shutdown();
+      await Promise.all(Object.values(stubs).map((s: StubServer) => s.close()));
+    },
+  };
+}
