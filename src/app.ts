@@ -6,6 +6,7 @@ import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
 import type { Deps } from './pipeline/deps.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { errorReply } from './http/error-replies.ts';
+import { acceptJsonOnly } from './http/json-body.ts';
 import { registerRoutes } from './http/routes.ts';
 
 declare module 'fastify' {
@@ -41,6 +42,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  acceptJsonOnly(app);
   app.decorateRequest('span', undefined as unknown as Span);
   app.decorateRequest('traceId', '');
   app.decorateRequest('startedAt', 0);

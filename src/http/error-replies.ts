@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../../schemas/chat-request.schema.ts';
 import { CRITICAL_PARTIES, DownstreamError, RequestValidationError, rootCause, unavailableDetail } from '../errors.ts';
+import { MalformedJsonError } from './json-body.ts';
 import { validationMessage, type SchemaError } from './validation-message.ts';
 
 /** What the client is told: a status and the CONTRACTS 2 body. */
@@ -17,12 +18,6 @@ const withTrace = (status: number, message: string, traceId: string, defect = fa
   defect,
 });
 const text = (status: number, detail: string, defect = false): ErrorReply => ({ status, body: { detail }, defect });
-
-/** secure-json-parse refuses `__proto__` and `constructor.prototype` members. */
-function forbiddenMember(err: Error): string | undefined {
-  if (!/forbidden prototype property/i.test(err.message)) return undefined;
-  return /constructor/i.test(err.message) ? 'constructor' : '__proto__';
-}
 
 /** Maps any error thrown while serving a request to the CONTRACTS 2 status and body. */
 export function errorReply(raw: unknown, traceId: string): ErrorReply {
@@ -43,11 +38,9 @@ export function errorReply(raw: unknown, traceId: string): ErrorReply {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return withTrace(400, 'Invalid request: Content-Length does not match the body', traceId);
   }
-  if (fe.statusCode === 400 || fe instanceof SyntaxError) {
-    const member = forbiddenMember(fe);
-    return member
-      ? withTrace(400, `Invalid request: body member '${member}' is not allowed`, traceId)
-      : withTrace(400, 'Invalid request: the body is not valid JSON', traceId);
+  if (fe instanceof MalformedJsonError) return withTrace(400, fe.message, traceId);
+  if (fe.statusCode === 400) {
+    return withTrace(400, 'Invalid request: the body is not valid JSON', traceId);
   }
   if (fe.statusCode === 413) return text(413, `Request body must be at most ${BODY_LIMIT_BYTES} bytes`);
   if (fe.statusCode === 415) return text(415, 'Content-Type must be application/json');

@@ -7,7 +7,7 @@ export interface ExtractedContact {
 }
 
 const EMAIL = /[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})/;
-const INTRODUCTION = /\b(?:my name is|me llamo|mi nombre es)\s+([A-ZÁÉÍÓÚÑ][\p{L}'-]+(?:\s+[A-ZÁÉÍÓÚÑ][\p{L}'-]+)?)/u;
+const INTRODUCTION = /\b(?:[Mm]y name is|[Mm]e llamo|[Mm]i nombre es)\s+([A-ZÁÉÍÓÚÑ][\p{L}'-]+(?:\s+[A-ZÁÉÍÓÚÑ][\p{L}'-]+)?)/u;
 
 /** First honest version: email pattern, libphonenumber-js for phones, introduction phrases for names. */
 export function extractContact(text: string, opts: { defaultRegion: CountryCode }): ExtractedContact {

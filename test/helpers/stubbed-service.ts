@@ -22,9 +22,8 @@ export interface Stubs {
 }
 
 /** A GraphQL API stub: numbered messages, idempotent on clientMessageKey, echoes conversation updates. */
-export function graphqlStubHandler() {
-  const byKey = new Map<string, string>();
-  let next = 1000;
+export function graphqlStubHandler(byKey = new Map<string, string>()) {
+  let next = 1000 + byKey.size;
   return (req: RecordedRequest, res: Parameters<Parameters<typeof startStub>[0]>[1]) => {
     const body = req.body as { query: string; variables: { input: Record<string, unknown> } };
     const input = body.variables.input;

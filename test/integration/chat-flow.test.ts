@@ -1,26 +1,160 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatRequest, CALLER_API_KEY } from '../helpers/fixtures.ts';
-import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CALLER_API_KEY, chatRequest, engineReply } from '../helpers/fixtures.ts';
+import { GRAPHQL_AUTHORIZATION, GRAPHQL_ENV_API_KEY, graphqlStubHandler, startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { sendJson } from '../helpers/stub-server.ts';
 
 let svc: StubbedService;
+/** clientMessageKey -> id, as the GraphQL stub stored them. */
+const storedIds = new Map<string, string>();
 beforeAll(async () => {
-  svc = await startStubbedService();
+  svc = await startStubbedService({ ENGINE_TIMEOUT_MS: '400', GRAPHQL_TIMEOUT_MS: '400' });
+  svc.stubs.graphql.handle(graphqlStubHandler(storedIds));
 });
 afterAll(async () => {
   await svc.close();
 });
+afterEach(() => {
+  svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+  svc.stubs.graphql.handle(graphqlStubHandler(storedIds));
+});
 
-describe('POST /chat_adapter against loopback stubs', () => {
-  it('answers with the engine reply, stored question and answer', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() });
+const chat = (payload: Record<string, unknown> = chatRequest(), headers: Record<string, string> = {}) =>
+  svc.app.inject({ method: 'POST', url: '/chat_adapter', payload, headers });
+
+type GraphqlBody = { query: string; variables: { input: Record<string, unknown> } };
+const graphqlCalls = (from = 0) => svc.stubs.graphql.requests.slice(from).map((r) => ({ ...(r.body as GraphqlBody), headers: r.headers }));
+
+describe('the happy path over real sockets', () => {
+  it('stores question then answer, and message_id is the stored answer id', async () => {
+    const before = svc.stubs.graphql.requests.length;
+    const res = await chat();
     expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body.response).toBe('Our office is open Monday to Friday, 9am to 6pm.');
-    expect(body.trace_id).toMatch(/^[0-9a-f]{32}$/);
-    expect(body.message_id).toMatch(/^\d+$/);
-    expect(res.headers['server-timing']).toContain('askEngine;dur=');
-    const engineCall = svc.stubs.engine.requests.at(-1)!;
-    expect(engineCall.body).not.toHaveProperty('graphql_api_key');
-    expect(JSON.stringify(engineCall.body)).not.toContain(CALLER_API_KEY);
+    const calls = graphqlCalls(before).filter((c) => c.query.includes('createServiceMessage'));
+    expect(calls.map((c) => c.variables.input['role'])).toEqual(['USER', 'ASSISTANT']);
+    const [question, answer] = calls;
+    expect(question?.variables.input['content']).toBe('What are your office hours?');
+    expect(answer?.variables.input['content']).toBe(res.json().response);
+    expect(String(question?.variables.input['clientMessageKey'])).toMatch(/^[0-9a-f-]{36}:question$/);
+    expect(answer?.variables.input['traceId']).toBe(res.json().trace_id);
+    expect(res.json().message_id).toBe(storedIds.get(String(answer?.variables.input['clientMessageKey'])));
+    expect(res.json().message_id).not.toBe(storedIds.get(String(question?.variables.input['clientMessageKey'])));
+  });
+
+  it('sends the three GraphQL headers and never forwards the caller key elsewhere', async () => {
+    const before = svc.stubs.graphql.requests.length;
+    await chat();
+    for (const call of graphqlCalls(before)) {
+      expect(call.headers['authorization']).toBe(GRAPHQL_AUTHORIZATION);
+      expect(call.headers['x-api-key']).toBe(GRAPHQL_ENV_API_KEY);
+      expect(call.headers['x-graphql-api-key']).toBe(CALLER_API_KEY);
+    }
+    for (const other of [svc.stubs.engine, svc.stubs.handoff, svc.stubs.translate]) {
+      expect(JSON.stringify(other.requests)).not.toContain(CALLER_API_KEY);
+      expect(JSON.stringify(other.requests)).not.toContain(GRAPHQL_AUTHORIZATION);
+    }
+  });
+
+  it('forwards only the last 4 history messages, in order', async () => {
+    const history = Array.from({ length: 7 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` }));
+    await chat(chatRequest({ history }));
+    expect((svc.stubs.engine.requests.at(-1)?.body as { history: unknown[] }).history).toEqual(history.slice(-4));
+  });
+
+  it('carries a W3C traceparent to the engine, continuing the caller trace', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const res = await chat(chatRequest(), { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    expect(res.json().trace_id).toBe(traceId);
+    expect(svc.stubs.engine.requests.at(-1)?.headers['traceparent']).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
+  });
+
+  it('reports latency in ms per step and as Server-Timing', async () => {
+    const res = await chat();
+    const { latency } = res.json();
+    expect(Object.keys(latency.steps)).toEqual([
+      'receiveRequest', 'validateRequest', 'chooseLanguage', 'trimHistory', 'askEngine', 'formatReply', 'translateReply',
+      'extractContact', 'decideHandoff', 'updateConversation', 'storeQuestion', 'startHandoff', 'storeAnswer', 'assembleResponse',
+    ]);
+    expect(latency.service_engine_latency).toBe(latency.steps.askEngine);
+    expect(latency.create_message_latency).toBeCloseTo(latency.steps.storeQuestion + latency.steps.storeAnswer, 6);
+    expect(latency.chat_adapter_latency).toBeGreaterThanOrEqual(latency.service_engine_latency);
+    expect(res.headers['server-timing']).toMatch(/askEngine;dur=\d+\.\d{2}.*total;dur=/);
+  });
+
+  it('an Idempotency-Key makes a retried request store nothing twice', async () => {
+    const headers = { 'idempotency-key': 'retry-7f3a9c' };
+    const first = await chat(chatRequest(), headers);
+    const second = await chat(chatRequest(), headers);
+    expect(second.json().message_id).toBe(first.json().message_id);
+    const keys = graphqlCalls().map((c) => c.variables.input['clientMessageKey']).filter((k) => String(k).startsWith('retry-7f3a9c'));
+    expect(new Set(keys)).toEqual(new Set(['retry-7f3a9c:question', 'retry-7f3a9c:answer']));
+  });
+});
+
+describe('downstream failures', () => {
+  const expect503 = async (party: string) => {
+    const res = await chat();
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ detail: `${party} unavailable` });
+  };
+
+  it('engine answering 5xx -> 503, then recovery', async () => {
+    svc.stubs.engine.handle((_req, res) => sendJson(res, 502, { error: 'bad gateway' }));
+    await expect503('engine');
+    svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+    expect((await chat()).statusCode).toBe(200);
+  });
+
+  it('engine too slow -> 503 within the timeout', async () => {
+    svc.stubs.engine.handle(async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      sendJson(res, 200, engineReply());
+    });
+    const started = Date.now();
+    await expect503('engine');
+    expect(Date.now() - started).toBeLessThan(1400);
+  });
+
+  it('engine dropping the connection -> 503', async () => {
+    svc.stubs.engine.handle((_req, res) => {
+      res.socket?.destroy();
+    });
+    await expect503('engine');
+  });
+
+  it.each([
+    ['not JSON', 'this is not json'],
+    ['out of contract', JSON.stringify({ response: 'hi', intent: 'x' })],
+    ['unknown retrieval_type', JSON.stringify(engineReply({ retrieval_type: 'magic' as never }))],
+  ])('engine answering %s -> 503', async (_name, raw) => {
+    svc.stubs.engine.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(raw);
+    });
+    await expect503('engine');
+  });
+
+  it('GraphQL down -> 503 after bounded retries, then recovery', async () => {
+    const before = svc.stubs.graphql.requests.length;
+    svc.stubs.graphql.handle((_req, res) => sendJson(res, 500, { errors: [{ message: 'db down' }] }));
+    await expect503('graphql');
+    expect(svc.stubs.graphql.requests.length - before).toBe(3);
+    svc.stubs.graphql.handle(graphqlStubHandler());
+    expect((await chat()).statusCode).toBe(200);
+  });
+
+  it('GraphQL answering errors -> 503', async () => {
+    svc.stubs.graphql.handle((_req, res) => sendJson(res, 200, { errors: [{ message: 'nope' }], data: null }));
+    await expect503('graphql');
+  });
+
+  it('an unreachable engine -> 503 and the service keeps serving', async () => {
+    const dead = await startStubbedService({ ENGINE_URL: 'http://127.0.0.1:9' });
+    try {
+      const res = await dead.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ detail: 'engine unavailable' });
+      expect((await dead.app.inject({ method: 'GET', url: '/heartbeat' })).statusCode).toBe(200);
+    } finally {
+      await dead.close();
+    }
   });
 });
