@@ -1,0 +1,139 @@
+/**
+ * Session cache in Redis (when REDIS_URL is set): every instance pointed at one Redis shares sessions.
+ *
+ * Layout per session, all three keys written in one MULTI with the same expiry (so they live and die
+ * together; the TTL is refreshed by every write):
+ *   <prefix>{<id>}:m  list of JSON history items, RPUSH question+answer then LTRIM to the last 8
+ *   <prefix>{<id>}:a  list of JSON cached answers, RPUSH then LTRIM to the last 8
+ *   <prefix>{<id>}:l  the language last replied in
+ * (<id> and the parsing of what comes back: redis-session-data.ts.)
+ * A MULTI is applied atomically, so concurrent turns from several instances are all kept, each
+ * question next to its own answer; none is lost to a read-modify-write race.
+ *
+ * Failing fast: no offline queue (a command while disconnected fails at once), a short command
+ * timeout, at most one retry, and our own deadline on every call; ioredis keeps reconnecting in
+ * the background (at most 1 s apart), so the cache works again as soon as Redis is back.
+ */
+import { Redis } from 'ioredis';
+import { isCachedAnswer, isHistoryItem, parseList, results, sessionKeys } from './redis-session-data.ts';
+import {
+  MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, silentCacheEvents, toError, turnRecords,
+  type CacheEvents, type SessionCache, type SessionEntry, type Turn,
+} from './session-cache.ts';
+
+export interface RedisCacheOptions {
+  url: string;
+  ttlSeconds: number;
+  commandTimeoutMs?: number;
+  events?: CacheEvents;
+  now?: () => number;
+  /** Key namespace, so that several services can share one Redis. */
+  keyPrefix?: string;
+}
+
+export interface RedisSessionCache extends SessionCache {
+  readonly kind: 'redis';
+  /** True when Redis answers PING within the command timeout (for readiness checks). */
+  ping(): Promise<boolean>;
+}
+
+export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 200;
+
+/** Rejects after `ms` so that no call can outlive the timeout, whatever the client does. */
+function withDeadline<T>(work: Promise<T>, ms: number, operation: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`redis ${operation} timed out after ${ms} ms`)), ms);
+  });
+  work.catch(() => {}); // a late failure after the deadline is already reported
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+export function createRedisCache(opts: RedisCacheOptions): RedisSessionCache {
+  if (!(opts.ttlSeconds > 0)) throw new RangeError('ttlSeconds must be positive');
+  const events = opts.events ?? silentCacheEvents;
+  const now = opts.now ?? Date.now;
+  const timeoutMs = opts.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
+  const ttlMs = Math.ceil(opts.ttlSeconds * 1000);
+  const prefix = opts.keyPrefix ?? 'chat-adapter:session:';
+  const client = new Redis(opts.url, {
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: Math.max(1000, timeoutMs),
+    retryStrategy: (times: number) => Math.min(100 * times, 1000),
+  });
+
+  // One report per outage, not one per reconnect attempt; the flag clears once Redis is back.
+  let connectionReported = false;
+  client.on('error', (err: Error) => {
+    if (connectionReported) return;
+    connectionReported = true;
+    events.error('connection', err);
+  });
+  client.on('ready', () => {
+    connectionReported = false;
+  });
+
+  return {
+    kind: 'redis',
+    async get(key) {
+      try {
+        const keys = sessionKeys(prefix, key);
+        const replies = await withDeadline(
+          client.multi().lrange(keys.messages, 0, -1).lrange(keys.answers, 0, -1).get(keys.language).exec(),
+          timeoutMs, 'get',
+        );
+        const [rawMessages, rawAnswers, language] = results(replies);
+        const entry: SessionEntry = {
+          messages: parseList(rawMessages, isHistoryItem),
+          answers: parseList(rawAnswers, isCachedAnswer),
+        };
+        if (language === 'en' || language === 'es') entry.language = language;
+        const empty = entry.messages.length === 0 && entry.answers.length === 0 && entry.language === undefined;
+        return empty ? undefined : entry;
+      } catch (err) {
+        events.error('get', toError(err));
+        return undefined;
+      }
+    },
+    async recordTurn(key, turn: Turn) {
+      try {
+        const keys = sessionKeys(prefix, key);
+        const added = turnRecords(turn, now());
+        const replies = await withDeadline(
+          client
+            .multi()
+            .rpush(keys.messages, ...added.messages.map((m) => JSON.stringify(m)))
+            .ltrim(keys.messages, -MAX_SESSION_MESSAGES, -1)
+            .pexpire(keys.messages, ttlMs)
+            .rpush(keys.answers, JSON.stringify(added.answer))
+            .ltrim(keys.answers, -MAX_SESSION_ANSWERS, -1)
+            .pexpire(keys.answers, ttlMs)
+            .set(keys.language, turn.language, 'PX', ttlMs)
+            .exec(),
+          timeoutMs, 'recordTurn',
+        );
+        results(replies);
+      } catch (err) {
+        events.error('recordTurn', toError(err));
+      }
+    },
+    async ping() {
+      try {
+        return (await withDeadline(client.ping(), timeoutMs, 'ping')) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      try {
+        if (client.status === 'ready') await withDeadline(client.quit(), timeoutMs, 'close');
+      } catch {
+        // Closing is best-effort; the socket is dropped below either way.
+      } finally {
+        client.disconnect();
+      }
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * How sessions are laid out in Redis (see redis-cache.ts) and read back: key names, and checked
+ * parsing of what Redis returns (damaged data is an error, never a half-valid session).
+ */
+import type { HistoryItem } from '../../schemas/chat-request.schema.ts';
+import { sessionKeyString, type CachedAnswer, type SessionKey } from './session-cache.ts';
+
+export interface SessionKeys { messages: string; answers: string; language: string }
+
+/**
+ * `<prefix>{<id>}:m|a|l`, <id> = base64url(JSON [orgId, propertyId, sessionId]): injective, so no id
+ * can collide with another session's, and free of braces, so `{<id>}` is an exact Cluster hash tag.
+ */
+export function sessionKeys(prefix: string, key: SessionKey): SessionKeys {
+  const base = `${prefix}{${Buffer.from(sessionKeyString(key)).toString('base64url')}}`;
+  return { messages: `${base}:m`, answers: `${base}:a`, language: `${base}:l` };
+}
+
+export function parseList<T>(raw: unknown, isItem: (value: unknown) => value is T): T[] {
+  if (!Array.isArray(raw)) throw new Error('unexpected reply shape from Redis');
+  return raw.map((text) => {
+    const value: unknown = JSON.parse(String(text));
+    if (!isItem(value)) throw new Error('malformed session data in Redis');
+    return value;
+  });
+}
+
+export const isHistoryItem = (v: unknown): v is HistoryItem =>
+  typeof v === 'object' && v !== null &&
+  ((v as HistoryItem).role === 'user' || (v as HistoryItem).role === 'assistant') &&
+  typeof (v as HistoryItem).content === 'string';
+
+export const isCachedAnswer = (v: unknown): v is CachedAnswer =>
+  typeof v === 'object' && v !== null && typeof (v as CachedAnswer).question === 'string' &&
+  typeof (v as CachedAnswer).at === 'number' && typeof (v as CachedAnswer).reply?.response === 'string' &&
+  typeof (v as CachedAnswer).reply?.retrieval_type === 'string';
+
+/** MULTI replies come as [error, result] pairs: the first error is thrown. */
+export function results(replies: Array<[Error | null, unknown]> | null): unknown[] {
+  if (replies === null) throw new Error('redis transaction aborted');
+  return replies.map(([err, value]) => {
+    if (err) throw err;
+    return value;
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * A real redis-server for tests, on a free loopback port, without persistence. `stop()` and
+ * `start()` can be called mid-test to take Redis away and bring it back on the same port.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createConnection, createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+function pingOnce(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+export interface TestRedis {
+  readonly port: number;
+  readonly url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+
+  async function start(): Promise<void> {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
+    for (let i = 0; i < 100; i += 1) {
+      if (await pingOnce(port)) return;
+      if (child.exitCode !== null) break;
+      await sleep(50);
+    }
+    throw new Error(`redis-server did not answer on port ${port}`);
+  }
+
+  async function stop(): Promise<void> {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null) return;
+    const exited = once(running, 'exit');
+    running.kill('SIGKILL');
+    await exited;
+  }
+
+  await start();
+  return { port, url: `redis://127.0.0.1:${port}`, start, stop };
+}
