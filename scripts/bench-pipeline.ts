@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
+import { createMemoryCache } from '../src/cache/memory-cache.ts';
 import type { Deps } from '../src/pipeline/deps.ts';
 import { createTracing } from '../src/telemetry/tracing.ts';
 
@@ -31,6 +32,7 @@ const deps: Deps = {
   propertyApi: {
     units: async () => [], floorPlans: async () => [], tourSlots: async () => [], neighborhoodKeywords: async () => [], apiToken: async () => 't',
   },
+  cache: createMemoryCache({ maxSessions: 10_000, ttlSeconds: 7200 }),
   clock: { now: () => Date.now() },
   logger: pino({ level: 'silent' }),
   settings: { defaultPhoneRegion: 'US', cacheRetrieveThreshold: 0.98 },

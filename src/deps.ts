@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent } from 'undici';
+import { createSessionCache } from './cache/create-session-cache.ts';
 import type { Config, Party } from './config/config.schema.ts';
 import type { Deps, Logger } from './pipeline/deps.ts';
 import { createEngineClient } from './clients/engine-client.ts';
@@ -24,6 +25,15 @@ export function createDeps(config: Config, urls: Readonly<Record<Party, string>>
     return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher };
   };
   const graphql = party('graphql');
+  const cache = createSessionCache({
+    redisUrl: config.redisUrl,
+    ttlSeconds: config.cacheTtlSeconds,
+    maxSessions: config.cacheMaxSessions,
+    events: {
+      // The chat goes on without the cache; the reason never holds message text.
+      error: (operation, err) => logger.warn({ operation, reason: err.message }, 'session cache unavailable; continuing without it'),
+    },
+  });
 
   const deps: Deps = {
     engine: createEngineClient(party('engine')),
@@ -37,6 +47,7 @@ export function createDeps(config: Config, urls: Readonly<Record<Party, string>>
     handoff: createHandoffDispatcher(party('handoff'), { logger }),
     translator: createTranslateClient(party('translate')),
     propertyApi: createPropertyApiClient(party('propertyApi')),
+    cache,
     clock: { now: () => Date.now() },
     logger,
     settings: { defaultPhoneRegion: config.defaultPhoneRegion, cacheRetrieveThreshold: config.cacheRetrieveThreshold },
@@ -45,7 +56,7 @@ export function createDeps(config: Config, urls: Readonly<Record<Party, string>>
   return {
     deps,
     close: async () => {
-      await Promise.all(agents.map((agent) => agent.close()));
+      await Promise.all([...agents.map((agent) => agent.close()), cache.close()]);
     },
   };
 }

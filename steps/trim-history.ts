@@ -3,7 +3,11 @@ import type { ChatContext, ContextPatch } from '../src/pipeline/context.ts';
 /** SPEC 8: at most this many history messages are forwarded to the engine. */
 export const ENGINE_HISTORY_LIMIT = 4;
 
-/** Rule 3: history is trimmed to its last 4 messages before the engine call. */
+/**
+ * Rule 3: history is trimmed to its last 4 messages before the engine call. A request that sends no
+ * history gets the session's cached messages instead (SPEC 2.5).
+ */
 export function trimHistory(ctx: Readonly<ChatContext>): ContextPatch {
-  return { history: ctx.request.history.slice(-ENGINE_HISTORY_LIMIT) };
+  const history = ctx.request.history.length > 0 ? ctx.request.history : (ctx.session?.messages ?? []);
+  return { history: history.slice(-ENGINE_HISTORY_LIMIT) };
 }

@@ -102,7 +102,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     routePrefix,
     defaultPhoneRegion,
     cacheTtlSeconds: envInteger(env, 'CACHE_TIMEOUT', 7200, 1, 30 * 86_400),
-    cacheMaxSessions: envInteger(env, 'CACHE_MAX_SESSIONS', 50_000, 1, 10_000_000),
+    cacheMaxSessions: envInteger(env, 'CACHE_MAX_SESSIONS', 20_000, 1, 10_000_000),
     cacheRetrieveThreshold: 0.98,
     localDataDir: resolve(envString(env, 'LOCAL_DATA_DIR', file.localDataDir ?? './data')),
     shutdownGraceMs: envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

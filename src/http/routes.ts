@@ -41,6 +41,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses } }, async (request, reply) => {
       const ctx: ChatContext = { request: request.body, traceId: request.traceId, idempotencyKey: idempotencyKey(request) };
       await inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, instrument));
+      if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);
       const latency = latencyFrom(request.timings, performance.now() - request.startedAt, ctx.replySource === 'cache');
       void reply.header('server-timing', serverTiming(latency));
       if (ctx.response === undefined) throw new Error('pipeline finished without a response');

@@ -2,6 +2,7 @@ import type { ChatRequest, HistoryItem } from '../../schemas/chat-request.schema
 import type { AgentHandoff, ChatResponse } from '../../schemas/chat-response.schema.ts';
 import type { EngineReply, Language } from '../../schemas/engine.schema.ts';
 import type { Contact } from '../../schemas/handoff.schema.ts';
+import type { SessionEntry } from '../cache/session-cache.ts';
 
 /** The reply as it will be delivered: formatted, and translated when the reply language asks for it. */
 export interface FormattedReply {
@@ -30,6 +31,8 @@ export interface ChatContext {
   requestId?: string;
   /** The message with surrounding white space trimmed. */
   message?: string;
+  /** What the session cache holds for this session; null when nothing (or the cache is down). */
+  session?: SessionEntry | null;
   /** The language the reply should be delivered in. */
   language?: Language;
   /** History as forwarded to the engine (at most 4 items). */

@@ -7,6 +7,7 @@ import type {
 } from '../../schemas/graphql.schema.ts';
 import type { HandoffRequest } from '../../schemas/handoff.schema.ts';
 import type { FloorPlan, TimeSlot, Unit } from '../../schemas/property-api.schema.ts';
+import type { SessionCache } from '../cache/session-cache.ts';
 
 /*
  * The ports the steps depend on. Concrete clients (src/clients) implement them; tests hand in fakes.
@@ -69,6 +70,8 @@ export interface Deps {
   readonly handoff: HandoffDispatcher;
   readonly translator: Translator;
   readonly propertyApi: PropertyApi;
+  /** Session history and reusable replies (in-process or Redis); never throws. */
+  readonly cache: SessionCache;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly settings: Settings;

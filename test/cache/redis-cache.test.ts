@@ -5,7 +5,7 @@ import { createSessionCache } from '../../src/cache/create-session-cache.ts';
 import { createRedisCache, type RedisCacheOptions } from '../../src/cache/redis-cache.ts';
 import type { CacheEvents } from '../../src/cache/session-cache.ts';
 import { describeSessionCacheContract, newKey, turn, type CacheUnderTest } from './session-cache-contract.ts';
-import { startTestRedis, type TestRedis } from './redis-server.ts';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 
 let redis: TestRedis;
 let raw: Redis;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisCache, type RedisSessionCache } from '../../src/cache/redis-cache.ts';
 import type { CacheEvents } from '../../src/cache/session-cache.ts';
 import { newKey, turn } from './session-cache-contract.ts';
-import { freePort, startTestRedis, type TestRedis } from './redis-server.ts';
+import { freePort, startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 
 let redis: TestRedis;
 beforeAll(async () => {

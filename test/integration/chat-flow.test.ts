@@ -71,8 +71,9 @@ describe('the happy path over real sockets', () => {
     const res = await chat();
     const { latency } = res.json();
     expect(Object.keys(latency.steps)).toEqual([
-      'receiveRequest', 'validateRequest', 'chooseLanguage', 'trimHistory', 'askEngine', 'formatReply', 'translateReply',
-      'extractContact', 'decideHandoff', 'updateConversation', 'storeQuestion', 'startHandoff', 'storeAnswer', 'assembleResponse',
+      'receiveRequest', 'validateRequest', 'loadSession', 'chooseLanguage', 'trimHistory', 'reuseCachedReply', 'askEngine',
+      'formatReply', 'translateReply', 'extractContact', 'decideHandoff', 'updateConversation', 'storeQuestion', 'startHandoff',
+      'storeAnswer', 'rememberTurn', 'assembleResponse',
     ]);
     expect(latency.service_engine_latency).toBe(latency.steps.askEngine);
     expect(latency.create_message_latency).toBeCloseTo(latency.steps.storeQuestion + latency.steps.storeAnswer, 6);
