@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { chatPipeline, latencyFrom, serverTiming } from '../../src/chat-pipeline.ts';
+import type { StepTiming } from '../../src/pipeline/runner.ts';
+
+const TIMINGS: StepTiming[] = [
+  { name: 'receiveRequest', ms: 0.25, ok: true },
+  { name: 'askEngine', ms: 120.5, ok: true },
+  { name: 'formatReply', ms: 1, ok: true },
+  { name: 'extractContact', ms: 2.5, ok: true },
+  { name: 'updateConversation', ms: 10, ok: true },
+  { name: 'storeQuestion', ms: 7.25, ok: true },
+  { name: 'startHandoff', ms: 0.5, ok: true },
+  { name: 'storeAnswer', ms: 8, ok: true },
+];
+
+describe('chatPipeline', () => {
+  it('runs the SPEC 4.2 rules in their order', () => {
+    const names = chatPipeline.stepNames;
+    const at = (name: string) => {
+      const i = names.indexOf(name);
+      expect(i, name).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    const spec = ['receiveRequest', 'validateRequest', 'trimHistory', 'askEngine', 'formatReply', 'extractContact', 'storeQuestion', 'startHandoff', 'storeAnswer', 'assembleResponse'];
+    const positions = spec.map(at);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(names[0]).toBe('receiveRequest');
+    expect(names.at(-1)).toBe('assembleResponse');
+  });
+});
+
+describe('latencyFrom', () => {
+  it('derives the SPEC 2.2 members in milliseconds from the step timings', () => {
+    const latency = latencyFrom(TIMINGS, 175.75, false);
+    expect(latency.service_engine_latency).toBe(120.5);
+    expect(latency.chat_adapter_latency).toBe(175.75);
+    expect(latency.extract_and_update_contact_latency).toBe(12.5);
+    expect(latency.create_message_latency).toBe(15.25);
+  });
+
+  it('lists every step once, in the order the steps ran', () => {
+    const latency = latencyFrom(TIMINGS, 175.75, false);
+    expect(Object.keys(latency.steps)).toEqual(TIMINGS.map((t) => t.name));
+    expect(Object.values(latency.steps)).toEqual(TIMINGS.map((t) => t.ms));
+  });
+
+  it('reports engine latency 0 when the engine was skipped (cache hit), keeping the step itself', () => {
+    const latency = latencyFrom(TIMINGS, 60, true);
+    expect(latency.service_engine_latency).toBe(0);
+    expect(latency.steps.askEngine).toBe(120.5);
+  });
+
+  it('counts a failed step that was still timed', () => {
+    const latency = latencyFrom([{ name: 'storeQuestion', ms: 4, ok: false }], 5, false);
+    expect(latency.create_message_latency).toBe(4);
+    expect(latency.extract_and_update_contact_latency).toBe(0);
+  });
+});
+
+describe('serverTiming', () => {
+  it('gives one name;dur= entry per step in order, then the total, two decimals', () => {
+    const latency = latencyFrom(TIMINGS.slice(0, 3), 130.123, false);
+    expect(serverTiming(latency)).toBe('receiveRequest;dur=0.25, askEngine;dur=120.50, formatReply;dur=1.00, total;dur=130.12');
+  });
+
+  it('follows the Server-Timing header grammar', () => {
+    const header = serverTiming(latencyFrom(TIMINGS, 200, false));
+    for (const entry of header.split(', ')) {
+      expect(entry).toMatch(/^[A-Za-z][A-Za-z0-9_-]*;dur=\d+(\.\d+)?$/);
+    }
+    expect(header.split(', ')).toHaveLength(TIMINGS.length + 1);
+  });
+});

@@ -1,0 +1,136 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, type Env } from '../../src/config/env-parsers.ts';
+import { loadConfig } from '../../src/config/load-config.ts';
+
+/** The project's real per-environment files. */
+const CONFIG_DIR = resolve(import.meta.dirname, '../../config');
+
+const SECRETS = { GRAPHQL_AUTHORIZATION: 'Bearer test-authorization', GRAPHQL_API_KEY: 'test-api-key' };
+
+function load(env: Env) {
+  return loadConfig(env, CONFIG_DIR);
+}
+
+/** The ConfigError that loading `env` stops with. */
+function failure(env: Env): ConfigError {
+  try {
+    load(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig: defaults (CONTRACTS 1)', () => {
+  it('with an empty environment gives the documented defaults', () => {
+    const config = load({});
+    expect(config.port).toBe(6000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.environment).toBe('local');
+    expect(config.timeoutsMs).toEqual({ engine: 30_000, graphql: 5_000, translate: 5_000, handoff: 5_000, propertyApi: 3_000 });
+    expect(config.defaultPhoneRegion).toBe('US');
+    expect(config.disableTracing).toBe(false);
+    expect(config.logLevel).toBe('info');
+    expect(config.routePrefix).toBe('');
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.otlpEndpoint).toBeUndefined();
+    expect(config.graphqlAuthorization).toBeUndefined();
+    expect(config.graphqlApiKey).toBeUndefined();
+  });
+
+  it('reads each override', () => {
+    const config = load({
+      PORT: '7100',
+      HOST: '127.0.0.1',
+      DISABLE_TRACING: 'true',
+      LOG_LEVEL: 'warn',
+      ROUTE_PREFIX: '/chat/v1/',
+      DEFAULT_PHONE_REGION: 'gb',
+      REDIS_URL: 'redis://127.0.0.1:6390',
+      ENGINE_TIMEOUT_MS: '1234',
+      PROPERTY_API_TIMEOUT_MS: '250',
+    });
+    expect(config.port).toBe(7100);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.disableTracing).toBe(true);
+    expect(config.logLevel).toBe('warn');
+    expect(config.routePrefix).toBe('/chat/v1');
+    expect(config.defaultPhoneRegion).toBe('GB');
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6390');
+    expect(config.timeoutsMs.engine).toBe(1234);
+    expect(config.timeoutsMs.propertyApi).toBe(250);
+    expect(config.timeoutsMs.graphql).toBe(5_000);
+  });
+});
+
+describe('loadConfig: downstream addresses', () => {
+  it('takes the addresses from the selected environment file', () => {
+    const config = load({ ENVIRONMENT: 'qa', ...SECRETS });
+    expect(config.environment).toBe('qa');
+    expect(config.urls.engine).toBe('https://engine.qa.internal.example');
+    expect(config.urls.graphql).toBe('https://graphql.qa.internal.example/graphql');
+  });
+
+  it('lets an environment variable override one address and keeps the file for the others', () => {
+    const config = load({ ENVIRONMENT: 'staging', ...SECRETS, ENGINE_URL: 'http://127.0.0.1:9100' });
+    expect(config.urls.engine).toBe('http://127.0.0.1:9100');
+    expect(config.urls.translate).toBe('https://translate.staging.internal.example');
+    expect(config.urls.propertyApi).toBe('https://property-api.staging.internal.example');
+  });
+
+  it('in local, leaves unset addresses to the embedded stack but accepts an override', () => {
+    const config = load({ GRAPHQL_URL: 'http://127.0.0.1:9200/graphql' });
+    expect(config.urls.graphql).toBe('http://127.0.0.1:9200/graphql');
+    expect(config.urls.engine).toBeUndefined();
+  });
+});
+
+describe('loadConfig: a bad value stops with a ConfigError naming the variable', () => {
+  it.each<[string, Env]>([
+    ['ENVIRONMENT', { ENVIRONMENT: 'production' }],
+    ['ENGINE_URL', { ENGINE_URL: 'not a url' }],
+    ['TRANSLATE_URL', { TRANSLATE_URL: 'ftp://translate.example' }],
+    ['DISABLE_TRACING', { DISABLE_TRACING: 'maybe' }],
+    ['PORT', { PORT: 'six thousand' }],
+    ['PORT', { PORT: '65536' }],
+    ['PORT', { PORT: '-1' }],
+    ['ENGINE_TIMEOUT_MS', { ENGINE_TIMEOUT_MS: '0' }],
+    ['GRAPHQL_TIMEOUT_MS', { GRAPHQL_TIMEOUT_MS: '2.5' }],
+    ['HANDOFF_TIMEOUT_MS', { HANDOFF_TIMEOUT_MS: 'soon' }],
+    ['DEFAULT_PHONE_REGION', { DEFAULT_PHONE_REGION: 'XX' }],
+    ['DEFAULT_PHONE_REGION', { DEFAULT_PHONE_REGION: 'USA' }],
+    ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }],
+    ['REDIS_URL', { REDIS_URL: 'localhost:6379' }],
+    ['ROUTE_PREFIX', { ROUTE_PREFIX: 'api' }],
+    ['ROUTE_PREFIX', { ROUTE_PREFIX: '/a b' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+  ])('%s (%j)', (variable, env) => {
+    const err = failure(env);
+    expect(err.variable).toBe(variable);
+    expect(err.message).toContain(variable);
+  });
+
+  it.each(['qa', 'staging', 'prod'])('%s requires GRAPHQL_AUTHORIZATION and GRAPHQL_API_KEY', (environment) => {
+    expect(failure({ ENVIRONMENT: environment, GRAPHQL_API_KEY: 'k' }).variable).toBe('GRAPHQL_AUTHORIZATION');
+    expect(failure({ ENVIRONMENT: environment, GRAPHQL_AUTHORIZATION: 'a' }).variable).toBe('GRAPHQL_API_KEY');
+    expect(load({ ENVIRONMENT: environment, ...SECRETS }).environment).toBe(environment);
+  });
+
+  it('local needs neither secret', () => {
+    expect(() => load({ ENVIRONMENT: 'local' })).not.toThrow();
+  });
+
+  it.each<[string, string]>([
+    ['ENGINE_URL', 'https://svc-user:Sup3rS3cret@'],
+    ['GRAPHQL_URL', 'gopher://svc-user:Sup3rS3cret@graphql.example'],
+    ['REDIS_URL', 'http://svc-user:Sup3rS3cret@redis.example:6379'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'ftp://svc-user:Sup3rS3cret@collector.example'],
+  ])('never echoes a URL with credentials (%s)', (variable, value) => {
+    const err = failure({ [variable]: value });
+    expect(err.variable).toBe(variable);
+    expect(err.message).not.toContain('Sup3rS3cret');
+    expect(err.message).not.toContain('svc-user');
+  });
+});

@@ -1,0 +1,179 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { DownstreamError, RequestValidationError, StepError } from '../../src/errors.ts';
+import type { ChatContext } from '../../src/pipeline/context.ts';
+import { createPipeline, type Step, type StepInstrument, type StepTiming } from '../../src/pipeline/runner.ts';
+import { fakeDeps } from '../steps/fake-deps.ts';
+import { freshContext } from '../steps/step-context.ts';
+
+const { deps } = fakeDeps();
+
+describe('createPipeline: running', () => {
+  it('runs the steps in order over one context and merges each patch into it', async () => {
+    const seen: string[] = [];
+    const first: Step = function first(ctx) {
+      seen.push(`first saw ${String(ctx.message)}`);
+      return { message: 'hello', requestId: 'r1' };
+    };
+    const second: Step = async function second(ctx) {
+      seen.push(`second saw ${String(ctx.message)}`);
+      return { requestId: `${ctx.requestId}-2` };
+    };
+    const third: Step = function third(ctx) {
+      seen.push(`third saw ${String(ctx.requestId)}`);
+    };
+    const pipeline = createPipeline([first, second, third]);
+    expect(pipeline.stepNames).toEqual(['first', 'second', 'third']);
+
+    const ctx = freshContext();
+    const timings: StepTiming[] = [];
+    const out = await pipeline.run(ctx, deps, timings);
+
+    expect(out).toBe(ctx);
+    expect(seen).toEqual(['first saw undefined', 'second saw hello', 'third saw r1-2']);
+    expect(ctx.message).toBe('hello');
+    expect(ctx.requestId).toBe('r1-2');
+    expect(timings.map((t) => [t.name, t.ok])).toEqual([
+      ['first', true],
+      ['second', true],
+      ['third', true],
+    ]);
+  });
+
+  it('times each step with a monotonic clock', async () => {
+    const quick: Step = function quick() {};
+    const slow: Step = async function slow() {
+      await sleep(20);
+    };
+    const timings: StepTiming[] = [];
+    await createPipeline([quick, slow]).run(freshContext(), deps, timings);
+    const [q, s] = timings;
+    expect(q?.ms).toBeGreaterThanOrEqual(0);
+    expect(s?.name).toBe('slow');
+    expect(s?.ms).toBeGreaterThanOrEqual(15);
+    expect(s?.ms).toBeLessThan(2_000);
+  });
+});
+
+describe('createPipeline: failures', () => {
+  const before: Step = function before() {
+    return { message: 'set before the failure' };
+  };
+
+  it('times a failing step, reports it by name and stops: an unexpected error becomes StepError with its cause', async () => {
+    const original = new Error('boom');
+    const explode: Step = async function explode() {
+      await sleep(20);
+      throw original;
+    };
+    let laterRan = false;
+    const later: Step = function later() {
+      laterRan = true;
+    };
+    const timings: StepTiming[] = [];
+    const ctx = freshContext();
+    const failure = await createPipeline([before, explode, later]).run(ctx, deps, timings).catch((err: unknown) => err);
+
+    expect(failure).toBeInstanceOf(StepError);
+    expect((failure as StepError).step).toBe('explode');
+    expect((failure as StepError).cause).toBe(original);
+    expect(laterRan).toBe(false);
+    expect(timings.map((t) => [t.name, t.ok])).toEqual([
+      ['before', true],
+      ['explode', false],
+    ]);
+    expect(timings[1]?.ms).toBeGreaterThanOrEqual(15);
+    expect(ctx.message).toBe('set before the failure');
+  });
+
+  it('wraps a thrown non-Error value too, keeping it as the cause', async () => {
+    const throwsString: Step = function throwsString() {
+      throw 'plain string';
+    };
+    const failure = await createPipeline([throwsString]).run(freshContext(), deps, []).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(StepError);
+    expect((failure as StepError).cause).toBe('plain string');
+  });
+
+  it.each([
+    ['RequestValidationError', new RequestValidationError('message', 'must not be empty')],
+    ['DownstreamError', new DownstreamError('engine', 'timed out')],
+  ])('lets an expected %s through unwrapped, still timed, and stops', async (_label, expected) => {
+    const fails: Step = function fails() {
+      throw expected;
+    };
+    let laterRan = false;
+    const later: Step = function later() {
+      laterRan = true;
+    };
+    const timings: StepTiming[] = [];
+    const failure = await createPipeline([before, fails, later]).run(freshContext(), deps, timings).catch((err: unknown) => err);
+    expect(failure).toBe(expected);
+    expect(laterRan).toBe(false);
+    expect(timings.map((t) => [t.name, t.ok])).toEqual([
+      ['before', true],
+      ['fails', false],
+    ]);
+  });
+});
+
+describe('createPipeline: build-time checks', () => {
+  const named: Step = function named() {};
+
+  it('rejects an empty step list', () => {
+    expect(() => createPipeline([])).toThrow(TypeError);
+  });
+
+  it('rejects an anonymous step (its name is what timings and spans report)', () => {
+    const steps: Step[] = [named, () => {}];
+    expect(steps[1]?.name).toBe('');
+    expect(() => createPipeline(steps)).toThrow(/name/);
+  });
+
+  it('rejects a value that is not a function', () => {
+    expect(() => createPipeline([named, 42 as unknown as Step])).toThrow(TypeError);
+  });
+
+  it('rejects two steps with the same name, naming it', () => {
+    const again: Step = function named() {};
+    expect(() => createPipeline([named, again])).toThrow(/named/);
+  });
+});
+
+describe('createPipeline: instrument hook', () => {
+  it('wraps each step run exactly once, with the step name, and returns its patch', async () => {
+    const order: string[] = [];
+    const instrument: StepInstrument = async (name, run) => {
+      order.push(`enter ${name}`);
+      const result = await run();
+      order.push(`leave ${name}`);
+      return result;
+    };
+    const alpha: Step = function alpha() {
+      order.push('alpha body');
+      return { message: 'from alpha' };
+    };
+    const beta: Step = async function beta() {
+      order.push('beta body');
+    };
+    const ctx: ChatContext = freshContext();
+    await createPipeline([alpha, beta]).run(ctx, deps, [], instrument);
+    expect(order).toEqual(['enter alpha', 'alpha body', 'leave alpha', 'enter beta', 'beta body', 'leave beta']);
+    expect(ctx.message).toBe('from alpha');
+  });
+
+  it('is called for a failing step as well, and the failure still reaches the caller', async () => {
+    const names: string[] = [];
+    const instrument: StepInstrument = (name, run) => {
+      names.push(name);
+      return run();
+    };
+    const ok: Step = function ok() {};
+    const bad: Step = function bad() {
+      throw new Error('defect');
+    };
+    const unreached: Step = function unreached() {};
+    await expect(createPipeline([ok, bad, unreached]).run(freshContext(), deps, [], instrument)).rejects.toBeInstanceOf(StepError);
+    expect(names).toEqual(['ok', 'bad']);
+  });
+});
