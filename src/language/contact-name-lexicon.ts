@@ -27,8 +27,17 @@ export function isKnownName(word: string): boolean {
   return tagsOf(word).some((tag) => NAME_TAGS.has(tag));
 }
 
+// Towns double as given names ("Guadalupe", "Dallas", "Brooklyn"); countries mostly do not.
+const PLACE_TAGS = new Set(['City', 'Place', 'Region', 'ProperNoun']);
+
 /** The lexicon lists the word as something other than a name ("interested", "june", "baker"). */
 export function isOtherKnownWord(word: string): boolean {
   const tags = tagsOf(word);
   return tags.length > 0 && !tags.some((tag) => NAME_TAGS.has(tag));
+}
+
+/** The lexicon knows the word only as a place, which people are also named after. */
+export function isPlaceName(word: string): boolean {
+  const tags = tagsOf(word);
+  return tags.length > 0 && tags.every((tag) => PLACE_TAGS.has(tag));
 }
