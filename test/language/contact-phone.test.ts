@@ -1,3 +1,4 @@
+import type { CountryCode } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
 import { extractContact } from '../../src/language/contacts.ts';
 import { findPhones } from '../../src/language/contact-phone.ts';
@@ -36,6 +37,12 @@ describe('phone extraction', () => {
     expect(phone('ring 020 7946 0958', 'GB')).toBe('+442079460958');
     // The same Spanish mobile digits mean nothing as a US number.
     expect(phone('llámame al 612 34 56 78', 'US')).toBeNull();
+  });
+
+  it('reads only numbers with a country code when the default region is not supported', () => {
+    const region = 'XX' as CountryCode; // a misconfigured DEFAULT_PHONE_REGION must not throw
+    expect(extractContact('call +44 20 7946 0958', { defaultRegion: region }).phone).toBe('+442079460958');
+    expect(extractContact('call 305-482-7719', { defaultRegion: region }).phone).toBeNull();
   });
 
   it('reports the first number when there are several', () => {
