@@ -89,6 +89,7 @@ describe('name extraction: no name', () => {
     'This is Management',
     'This is Jacksonville Apartments?',
     'soy colombiano',
+    'Thanks! Jessica told me to ask about the deposit', // a name after "thanks" that is not a signature
   ])('%j has no name', (text) => {
     expect(name(text)).toBeNull();
   });

@@ -72,6 +72,9 @@ describe('phone extraction', () => {
     'rent between 1800 and 2100, 2 bed 2 bath, 1100 sq ft',
     'I make $4,500 a month and my credit score is 720',
     'The price is $3054827719 total',
+    'the price is $ 3054827719', // libphonenumber alone reads this one as a phone
+    'rent 3054827719/mo',
+    '3054827719 dollars',
     'the loft is 2125550147 sq ft',
   ])('finds no phone in the lookalike %j', (text) => {
     expect(phone(text)).toBeNull();

@@ -44,6 +44,11 @@ describe('describeUnits', () => {
     );
   });
 
+  it('reads an available date as a calendar day, whatever the time zone', () => {
+    const text = describeUnits([unit('7C', 1600, 1, '2025-03-20')], 'en', { now, timeZone: 'America/Los_Angeles' });
+    expect(text).toContain('available from March 20.');
+  });
+
   it('sorts by rent whatever the input order', () => {
     const reversed = describeUnits([...units].reverse(), 'en', { now });
     expect(reversed).toBe(describeUnits(units, 'en', { now }));
