@@ -31,12 +31,12 @@ const isCapitalised = (word: string): boolean => /^\p{Lu}/u.test(word) && word !
 const blocked = (folded: string): boolean =>
   NOT_A_NAME.has(folded) || NOT_A_NAME.has(folded.replace(/['’](?:s|re|m|ll|d|ve|t)$/, ''));
 
-/** Could this word be part of a name? `strong`: the cue was unambiguous ("my name is"). */
 // Endings of the adjectives, demonyms and job titles that follow "I'm" / "soy" capitalised ("Soy
 // Venezolana", "Soy Ingeniero", "I'm Catholic", "This is Management"); checked only on words the
 // lexicon does not know as names.
 const COMMON_WORD_ENDING = /.{3}(?:ano|ana|ense|eno|ena|ero|era|ista|ico|ica|ado|ada|ido|ida|oso|osa|ment|ville|ing|ed|ic|ous|ful|less|able|ible|ive|ist)$/;
 
+/** Could this word be part of a name? `strong`: the cue was unambiguous ("my name is"). */
 function nameLike(word: Word, strong: boolean, continuing: boolean): boolean {
   if (word.folded.length < 2 || blocked(word.folded)) return false;
   if (isKnownName(word.text)) return true;
