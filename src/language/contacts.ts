@@ -1,21 +1,15 @@
-import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
+/**
+ * Contact details in a chat message (SPEC 4.2 rule 6): the first name, phone and email found, each
+ * null when the message has none. Phones come out as E.164, read with `defaultRegion` when written
+ * without a country code.
+ */
+import type { CountryCode } from 'libphonenumber-js';
+import { findEmail } from './contact-email.ts';
+import { findName } from './contact-name.ts';
+import { findPhone } from './contact-phone.ts';
 
-export interface ExtractedContact {
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-}
+export interface ExtractedContact { name: string | null; phone: string | null; email: string | null }
 
-const EMAIL = /[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})/;
-const INTRODUCTION = /\b(?:[Mm]y name is|[Mm]e llamo|[Mm]i nombre es)\s+([A-ZÁÉÍÓÚÑ][\p{L}'-]+(?:\s+[A-ZÁÉÍÓÚÑ][\p{L}'-]+)?)/u;
-
-/** First honest version: email pattern, libphonenumber-js for phones, introduction phrases for names. */
 export function extractContact(text: string, opts: { defaultRegion: CountryCode }): ExtractedContact {
-  const email = EMAIL.exec(text);
-  const phone = findPhoneNumbersInText(text, opts.defaultRegion).find((found) => found.number.isValid());
-  return {
-    name: INTRODUCTION.exec(text)?.[1] ?? null,
-    phone: phone?.number.number ?? null,
-    email: email ? email[0].replace(email[1] ?? '', (email[1] ?? '').toLowerCase()) : null,
-  };
+  return { name: findName(text), phone: findPhone(text, opts.defaultRegion), email: findEmail(text) };
 }

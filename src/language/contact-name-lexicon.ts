@@ -1,0 +1,43 @@
+/**
+ * What compromise's lexicon (about 25k words) knows about one word: whether it is a person's name,
+ * or some other kind of word ("interested" is an Adjective, "june" a Month). Only the lexicon table is
+ * read, so a lookup costs a hash access instead of a full parse.
+ */
+import nlp from 'compromise';
+
+const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'LastName', 'Person', 'Honorific']);
+
+interface CompromiseModel { one: { lexicon: Record<string, string | string[] | undefined> } }
+const lexicon = (nlp as unknown as { model(): CompromiseModel }).model().one.lexicon;
+
+/** Lower-case and strip accents: "María" -> "maria". */
+export function fold(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+function tagsOf(word: string): string[] {
+  const lower = word.toLowerCase();
+  const raw = lexicon[lower] ?? lexicon[fold(word)];
+  if (raw === undefined) return [];
+  return Array.isArray(raw) ? raw : [raw];
+}
+
+/** The lexicon lists the word as a first or last name ("carlos", "lopez", "fernández"). */
+export function isKnownName(word: string): boolean {
+  return tagsOf(word).some((tag) => NAME_TAGS.has(tag));
+}
+
+// Towns double as given names ("Guadalupe", "Dallas", "Brooklyn"); countries mostly do not.
+const PLACE_TAGS = new Set(['City', 'Place', 'Region', 'ProperNoun']);
+
+/** The lexicon lists the word as something other than a name ("interested", "june", "baker"). */
+export function isOtherKnownWord(word: string): boolean {
+  const tags = tagsOf(word);
+  return tags.length > 0 && !tags.some((tag) => NAME_TAGS.has(tag));
+}
+
+/** The lexicon knows the word only as a place, which people are also named after. */
+export function isPlaceName(word: string): boolean {
+  const tags = tagsOf(word);
+  return tags.length > 0 && tags.every((tag) => PLACE_TAGS.has(tag));
+}
