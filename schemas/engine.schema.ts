@@ -31,10 +31,8 @@ export type EngineRequest = Static<typeof EngineRequestSchema>;
 export const ADAPTER_ACTIONS = ['units', 'floor_plans', 'tour_slots', 'neighborhood'] as const;
 export type AdapterAction = (typeof ADAPTER_ACTIONS)[number];
 
-export const EngineDataItemSchema = Type.Object(
-  { name: Type.Optional(Type.String()) },
-  { additionalProperties: true },
-);
+/** One structured item of a `node` reply: `name` plus any fields. */
+export const EngineDataItemSchema = Type.Record(Type.String(), Type.Unknown());
 export type EngineDataItem = Static<typeof EngineDataItemSchema>;
 
 /** CONTRACTS 3.1 engine answer. An answer that does not match is treated as an unavailable engine. */

@@ -35,7 +35,7 @@ const deps: Deps = {
   cache: createMemoryCache({ maxSessions: 10_000, ttlSeconds: 7200 }),
   clock: { now: () => Date.now() },
   logger: pino({ level: 'silent' }),
-  settings: { defaultPhoneRegion: 'US', cacheRetrieveThreshold: 0.98 },
+  settings: { defaultPhoneRegion: 'US', propertyTimeZone: 'UTC', cacheRetrieveThreshold: 0.98 },
   newId: () => crypto.randomUUID(),
 };
 

@@ -1,4 +1,5 @@
 import type { Latency } from '../schemas/chat-response.schema.ts';
+import { answerFromPropertyApi } from '../steps/answer-from-property-api.ts';
 import { askEngine } from '../steps/ask-engine.ts';
 import { assembleResponse } from '../steps/assemble-response.ts';
 import { chooseLanguage } from '../steps/choose-language.ts';
@@ -27,6 +28,7 @@ export const chatPipeline = createPipeline([
   trimHistory,
   reuseCachedReply,
   askEngine,
+  answerFromPropertyApi,
   formatReply,
   translateReply,
   extractContact,

@@ -50,7 +50,11 @@ export function createDeps(config: Config, urls: Readonly<Record<Party, string>>
     cache,
     clock: { now: () => Date.now() },
     logger,
-    settings: { defaultPhoneRegion: config.defaultPhoneRegion, cacheRetrieveThreshold: config.cacheRetrieveThreshold },
+    settings: {
+      defaultPhoneRegion: config.defaultPhoneRegion,
+      propertyTimeZone: config.propertyTimeZone,
+      cacheRetrieveThreshold: config.cacheRetrieveThreshold,
+    },
     newId: randomUUID,
   };
   return {

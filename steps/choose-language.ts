@@ -1,9 +1,18 @@
-import type { ChatContext, ContextPatch } from '../src/pipeline/context.ts';
+import { chooseReplyLanguage } from '../src/language/detect-language.ts';
+import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 
 /**
  * SPEC 1 item 6, CONTRACTS 3.2: the language the reply is delivered in. `spanish_toggle` asks for
- * Spanish on its own.
+ * Spanish on its own; with `spanish_support_enabled`, a message written in Spanish gets a Spanish
+ * reply. A short turn ("sí", "ok", an email alone) keeps the language the session last replied in.
  */
 export function chooseLanguage(ctx: Readonly<ChatContext>): ContextPatch {
-  return { language: ctx.request.spanish_toggle ? 'es' : 'en' };
+  return {
+    language: chooseReplyLanguage({
+      message: need(ctx, 'message'),
+      spanishToggle: ctx.request.spanish_toggle,
+      spanishSupportEnabled: ctx.request.spanish_support_enabled,
+      sessionLanguage: ctx.session?.language,
+    }),
+  };
 }

@@ -39,6 +39,8 @@ export interface Config {
   readonly logLevel: string;
   readonly routePrefix: string;
   readonly defaultPhoneRegion: string;
+  /** IANA zone in which tour times are told to visitors. */
+  readonly propertyTimeZone: string;
   readonly cacheTtlSeconds: number;
   readonly cacheMaxSessions: number;
   readonly cacheRetrieveThreshold: number;

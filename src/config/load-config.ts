@@ -75,6 +75,13 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     throw new ConfigError('DEFAULT_PHONE_REGION', `must be an ISO 3166 region code such as US, got "${defaultPhoneRegion}"`);
   }
 
+  const propertyTimeZone = envString(env, 'PROPERTY_TIME_ZONE', 'America/New_York');
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: propertyTimeZone });
+  } catch {
+    throw new ConfigError('PROPERTY_TIME_ZONE', `must be an IANA time zone such as America/Chicago, got "${propertyTimeZone}"`);
+  }
+
   const routePrefix = envString(env, 'ROUTE_PREFIX', '').replace(/\/+$/, '');
   if (routePrefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(routePrefix)) {
     throw new ConfigError('ROUTE_PREFIX', 'must look like /segment or /a/b (letters, digits, . _ ~ -)');
@@ -101,6 +108,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     logLevel: envChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     routePrefix,
     defaultPhoneRegion,
+    propertyTimeZone,
     cacheTtlSeconds: envInteger(env, 'CACHE_TIMEOUT', 7200, 1, 30 * 86_400),
     cacheMaxSessions: envInteger(env, 'CACHE_MAX_SESSIONS', 20_000, 1, 10_000_000),
     cacheRetrieveThreshold: 0.98,

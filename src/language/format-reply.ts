@@ -7,7 +7,8 @@ import type { EngineDataItem } from '../../schemas/engine.schema.ts';
 export const CONCISE_MAX_CHARS = 500;
 
 const LINE_BREAKS = /\r\n?/g;
-const SENTENCE_END = /(?<=[.!?…])\s+/;
+/** A sentence ends at . ! ? … followed by space, but not after an abbreviation ("Dr.", "a.m."). */
+const SENTENCE_END = /(?<![\s(](?:Dr|Mr|Mrs|Ms|Jr|Sr|Sra|Srta|St|Ave|Apt|a\.m|p\.m|e\.g|i\.e|approx)\.)(?<=[.!?…])\s+/i;
 const LIST_MARKER = /^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+/;
 const LIST_MARKERS = new RegExp(LIST_MARKER.source, 'gm');
 
@@ -37,7 +38,9 @@ export function stripMarkdown(text: string): string {
 }
 
 function cutAtWord(sentence: string, max: number): string {
-  const room = sentence.slice(0, max - 1);
+  let room = sentence.slice(0, max - 1);
+  // Never leave half of a surrogate pair (an emoji) at the cut.
+  if (/[\uD800-\uDBFF]$/.test(room)) room = room.slice(0, -1);
   const lastSpace = room.lastIndexOf(' ');
   const cut = lastSpace > max / 2 ? room.slice(0, lastSpace) : room;
   return `${cut.replace(/[\s,;:.-]+$/, '')}…`;

@@ -61,6 +61,8 @@ export interface Logger {
 export interface Settings {
   /** ISO region for phone numbers written without a country code. */
   readonly defaultPhoneRegion: string;
+  /** IANA zone in which tour times are told to visitors. */
+  readonly propertyTimeZone: string;
   readonly cacheRetrieveThreshold: number;
 }
 

@@ -15,6 +15,7 @@ export const HANDOFF_SUB_INTENTS: ReadonlySet<string> = new Set(['agent_hand_off
 
 /** A handoff is started when the engine asks for one or the sub-intent always needs a person. */
 export function handoffFor(reply: EngineReply): AgentHandoff | null {
-  const asked = reply.agent_handoff !== undefined && reply.agent_handoff !== null;
+  // null, absent or an explicit `false` is no request; anything else (e.g. {"reason": ...}) is one.
+  const asked = reply.agent_handoff !== undefined && reply.agent_handoff !== null && reply.agent_handoff !== false;
   return asked || HANDOFF_SUB_INTENTS.has(reply.sub_intent) ? { requested: true, reason: reply.sub_intent } : null;
 }

@@ -72,7 +72,7 @@ describe('the happy path over real sockets', () => {
     const { latency } = res.json();
     expect(Object.keys(latency.steps)).toEqual([
       'receiveRequest', 'validateRequest', 'loadSession', 'chooseLanguage', 'trimHistory', 'reuseCachedReply', 'askEngine',
-      'formatReply', 'translateReply', 'extractContact', 'decideHandoff', 'updateConversation', 'storeQuestion', 'startHandoff',
+      'answerFromPropertyApi', 'formatReply', 'translateReply', 'extractContact', 'decideHandoff', 'updateConversation', 'storeQuestion', 'startHandoff',
       'storeAnswer', 'rememberTurn', 'assembleResponse',
     ]);
     expect(latency.service_engine_latency).toBe(latency.steps.askEngine);

@@ -29,3 +29,10 @@ describe('decideHandoff (CONTRACTS 3.3)', () => {
     expect(decideHandoff(answeredContext(validRequest(), { engineReply: reply })).agentHandoff).toBeNull();
   });
 });
+
+describe('decideHandoff: an explicit false', () => {
+  it('agent_handoff false from the engine is not a request', () => {
+    const ctx = answeredContext(validRequest(), { engineReply: engineReply({ agent_handoff: false, sub_intent: 'pets' }) });
+    expect(decideHandoff(ctx).agentHandoff).toBeNull();
+  });
+});

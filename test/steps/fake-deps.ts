@@ -5,7 +5,9 @@ import type {
   UpdateServiceConversationInput,
 } from '../../schemas/graphql.schema.ts';
 import type { HandoffRequest } from '../../schemas/handoff.schema.ts';
-import type { Deps } from '../../src/pipeline/deps.ts';
+import { createMemoryCache } from '../../src/cache/memory-cache.ts';
+import type { SessionCache } from '../../src/cache/session-cache.ts';
+import type { Deps, PropertyApi } from '../../src/pipeline/deps.ts';
 import { engineReply } from '../helpers/fixtures.ts';
 
 /** The id every step gets from `deps.newId()`: pinned so tests can assert where it ends up. */
@@ -29,6 +31,10 @@ export interface FakeOptions {
   /** Translator behaviour; by default it tags the text so a translation is recognisable. */
   translate?: (text: string, source: string, target: string) => Promise<string>;
   defaultPhoneRegion?: string;
+  /** Property API answers; each missing call answers an empty list. */
+  propertyApi?: Partial<PropertyApi>;
+  /** A session cache; by default a real in-process cache on the fake clock. */
+  cache?: SessionCache;
 }
 
 /** Translation a test can recognise without a real service. */
@@ -95,10 +101,12 @@ export function fakeDeps(options: FakeOptions = {}): { deps: Deps; calls: Calls 
       tourSlots: async () => [],
       neighborhoodKeywords: async () => [],
       apiToken: async () => 'token',
+      ...options.propertyApi,
     },
+    cache: options.cache ?? createMemoryCache({ maxSessions: 100, ttlSeconds: 7200, now: () => Date.UTC(2026, 0, 1) }),
     clock: { now: () => Date.UTC(2026, 0, 1) },
     logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') },
-    settings: { defaultPhoneRegion: options.defaultPhoneRegion ?? 'US', cacheRetrieveThreshold: 0.98 },
+    settings: { defaultPhoneRegion: options.defaultPhoneRegion ?? 'US', propertyTimeZone: 'UTC', cacheRetrieveThreshold: 0.98 },
     newId: () => FIXED_ID,
   };
   return { deps, calls };

@@ -6,7 +6,7 @@ export const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 /** A validated request as the route hands it to the pipeline (schema defaults filled in). */
 export function validRequest(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  const base = chatRequest() as unknown as ChatRequest;
+  const base = chatRequest({ session_id: 'd41d8cd98f00b204e9800998ecf8427e' }) as unknown as ChatRequest;
   return { ...base, spanish_support_enabled: false, spanish_toggle: false, is_first_entry: false, ...overrides };
 }
 

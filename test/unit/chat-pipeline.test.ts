@@ -44,10 +44,12 @@ describe('latencyFrom', () => {
     expect(Object.values(latency.steps)).toEqual(TIMINGS.map((t) => t.ms));
   });
 
-  it('reports engine latency 0 when the engine was skipped (cache hit), keeping the step itself', () => {
+  it('reports engine latency 0 on a cache hit, and the engine step as askEngineCacheHit in its place', () => {
     const latency = latencyFrom(TIMINGS, 60, true);
     expect(latency.service_engine_latency).toBe(0);
-    expect(latency.steps.askEngine).toBe(120.5);
+    expect(latency.steps).not.toHaveProperty('askEngine');
+    expect(latency.steps.askEngineCacheHit).toBe(120.5);
+    expect(Object.keys(latency.steps).indexOf('askEngineCacheHit')).toBe(TIMINGS.findIndex((t) => t.name === 'askEngine'));
   });
 
   it('counts a failed step that was still timed', () => {

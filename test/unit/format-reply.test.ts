@@ -193,3 +193,19 @@ describe('replyStyle and formatByRetrievalType (SPEC 4.2 rule 5)', () => {
     );
   });
 });
+
+describe('concise: sentence edges', () => {
+  it('does not split a sentence after an abbreviation such as a.m. or Dr.', () => {
+    const first = `Tours run from 9 a.m. to 5 p.m. every weekday with Dr. Lee. ${'x'.repeat(40)}.`;
+    const text = `${first} ${'Another sentence follows here. '.repeat(20)}`;
+    const out = concise(text);
+    expect(out.startsWith(first)).toBe(true);
+  });
+
+  it('never cuts an emoji in half', () => {
+    const out = concise('😀'.repeat(600));
+    expect(out.endsWith('…')).toBe(true);
+    expect(out.length).toBeLessThanOrEqual(500);
+    expect(out).toBe(out.toWellFormed());
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { DownstreamError } from '../../src/errors.ts';
+import { answerFromPropertyApi } from '../../steps/answer-from-property-api.ts';
+import { engineReply } from '../helpers/fixtures.ts';
+import { fakeDeps } from './fake-deps.ts';
+import { answeredContext, validRequest } from './step-context.ts';
+
+const adapter = (adapter_action: 'units' | 'floor_plans' | 'tour_slots' | 'neighborhood') =>
+  engineReply({ retrieval_type: 'adapter', adapter_action, intent: 'availability', sub_intent: adapter_action, response: 'Let me check.' });
+
+const unit = { id: 'u1', name: 'A-101', bedrooms: 2, bathrooms: 1, sqft: 850, rent: 1450, available_date: '2025-12-01' };
+
+describe('answerFromPropertyApi', () => {
+  it('leaves replies that are not adapter replies alone', async () => {
+    const { deps } = fakeDeps({ propertyApi: { units: async () => { throw new Error('must not be called'); } } });
+    expect(await answerFromPropertyApi(answeredContext(), deps)).toEqual({});
+  });
+
+  it('answers units from the property API, in the reply language', async () => {
+    const asked: string[] = [];
+    const { deps } = fakeDeps({ propertyApi: { units: async (id) => { asked.push(id); return [unit]; } } });
+    const ctx = answeredContext(validRequest(), { engineReply: adapter('units') });
+    const patch = await answerFromPropertyApi(ctx, deps);
+    expect(asked).toEqual([ctx.request.propertyId]);
+    expect(patch.engineReply?.response).toContain('$1,450');
+    expect(patch.engineReply?.response).not.toBe('Let me check.');
+    expect(patch.engineReply?.language).toBe('en');
+
+    const es = await answerFromPropertyApi({ ...ctx, language: 'es' }, deps);
+    expect(es.engineReply?.language).toBe('es');
+    expect(es.engineReply?.response).not.toBe(patch.engineReply?.response);
+  });
+
+  it('passes the visitor message as the neighborhood query', async () => {
+    const queries: string[] = [];
+    const { deps } = fakeDeps({ propertyApi: { neighborhoodKeywords: async (_id, q) => { queries.push(q); return ['Riverside Park', 'Blue Bottle Coffee']; } } });
+    const ctx = answeredContext(validRequest({ message: 'What is near the building?' }), { engineReply: adapter('neighborhood') });
+    const patch = await answerFromPropertyApi(ctx, deps);
+    expect(queries).toEqual(['What is near the building?']);
+    expect(patch.engineReply?.response).toContain('Riverside Park');
+  });
+
+  it('does not fetch tour slots when tour scheduling is off, and says the office schedules tours', async () => {
+    let fetched = false;
+    const slots = [{ start: '2026-01-02T15:00:00Z', end: '2026-01-02T16:00:00Z' }];
+    const { deps } = fakeDeps({ propertyApi: { tourSlots: async () => { fetched = true; return slots; } } });
+    const off = await answerFromPropertyApi(answeredContext(validRequest({ tourScheduleEnabled: false }), { engineReply: adapter('tour_slots') }), deps);
+    expect(fetched).toBe(false);
+    expect(off.engineReply?.response).toMatch(/office/i);
+    const on = await answerFromPropertyApi(answeredContext(validRequest({ tourScheduleEnabled: true }), { engineReply: adapter('tour_slots') }), deps);
+    expect(fetched).toBe(true);
+    expect(on.engineReply?.response).not.toBe(off.engineReply?.response);
+  });
+
+  it('a failing property API degrades the reply and names the topic in not_available', async () => {
+    const { deps, calls } = fakeDeps({ propertyApi: { floorPlans: async () => { throw new DownstreamError('propertyApi', 'timed out'); } } });
+    const ctx = answeredContext(validRequest(), { engineReply: adapter('floor_plans') });
+    const patch = await answerFromPropertyApi(ctx, deps);
+    expect(patch.engineReply?.not_available).toEqual(['floor_plans']);
+    expect(patch.engineReply?.response).toMatch(/not available|right now/i);
+    expect(calls.logs.map((l) => l.level)).toContain('warn');
+  });
+});
