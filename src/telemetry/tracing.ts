@@ -48,7 +48,10 @@ export interface TracingOptions {
 
 export interface Tracing {
   readonly tracer: Tracer;
-  /** Flushes spans not yet exported (bounded by the export timeout) and stops the processors. */
+  /**
+   * Flushes spans not yet exported (bounded by the export timeout) and stops the processors.
+   * Never rejects: a failed last export is reported through `onExportError`.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -74,7 +77,10 @@ export function createTracing(options: TracingOptions): Tracing {
   });
   return {
     tracer: provider.getTracer('chat-adapter'),
-    shutdown: () => provider.shutdown(),
+    shutdown: () =>
+      provider.shutdown().catch((err: unknown) => {
+        options.onExportError?.(`at shutdown: ${err instanceof Error ? err.message : String(err)}`);
+      }),
   };
 }
 
