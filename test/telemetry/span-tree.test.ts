@@ -142,6 +142,8 @@ describe('span tree of one chat', () => {
       expect(call.status.code).toBe(SpanStatusCode.ERROR);
       expect(call.attributes).toMatchObject({ 'peer.service': 'translate', 'error.type': 'status_500' });
     }
+    const sent = svc.stubs.translate.requests.slice(-calls.length).map((r) => r.headers['traceparent']);
+    expect(sent.sort()).toEqual(calls.map((c) => `00-${traceId}-${c.spanContext().spanId}-01`).sort());
   });
 
   it('a 400 is not a server error: the server span has the status and the body the same trace id', async () => {
@@ -193,6 +195,8 @@ describe('span tree of one chat', () => {
       'http.response.status_code': 200,
     });
     expect(JSON.stringify(span.attributes)).not.toContain('propertyId');
-    expect(svc.stubs.propertyApi.requests.at(-1)!.path).toBe('/api/v1/units?propertyId=1234567890123456789');
+    const sent = svc.stubs.propertyApi.requests.at(-1)!;
+    expect(sent.path).toBe('/api/v1/units?propertyId=1234567890123456789');
+    expect(sent.headers['traceparent']).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
   });
 });
