@@ -1,13 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
 import type { Deps } from './pipeline/deps.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { registerRoutes } from './http/routes.ts';
+import type { Metrics } from './telemetry/metrics.ts';
+import { describeError, stackFrames } from './telemetry/safe-error.ts';
+import { endServerSpan, startServerSpan } from './telemetry/server-span.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,6 +29,10 @@ export interface AppOptions {
   /** ROUTE_PREFIX: both routes are also served under it. */
   readonly routePrefix: string;
   readonly loggerInstance: NonNullable<FastifyServerOptions['loggerInstance']>;
+  /** Prometheus metrics (src/telemetry/metrics.ts): fed per request and served at `GET /metrics`. */
+  readonly metrics?: Metrics;
+  /** TRACE_MESSAGE_TEXT: the message goes on the askEngine span. Default false. */
+  readonly recordMessageText?: boolean;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -48,30 +55,31 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.decorateRequest('startedAt', 0);
   app.decorateRequest('timings', undefined as unknown as StepTiming[]);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now();
     request.timings = [];
-    // An incoming W3C traceparent is continued: same trace id.
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-    const route = request.routeOptions.url ?? 'unknown';
-    request.span = options.tracer.startSpan(
-      `${request.method} ${route}`,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route } },
-      parent,
-    );
+    request.span = startServerSpan(options.tracer, {
+      method: request.method,
+      route: request.routeOptions.url,
+      url: request.url,
+      headers: request.headers,
+    });
     request.traceId = request.span.spanContext().traceId;
+    // Every line logged for this request, ours and Fastify's, carries the same trace id as the response.
+    request.log = request.log.child({ trace_id: request.traceId });
+    reply.log = request.log;
   });
 
   app.addHook('onResponse', async (request, reply) => {
     const ms = performance.now() - request.startedAt;
-    request.span.setAttribute('http.response.status_code', reply.statusCode);
-    if (reply.statusCode >= 500) request.span.setStatus({ code: SpanStatusCode.ERROR });
-    request.span.end();
+    endServerSpan(request.span, reply.statusCode);
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (options.metrics) {
+      options.metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000);
+      for (const t of request.timings) options.metrics.observeStep(t.name, t.ms / 1000, t.ok);
+    }
     const steps = Object.fromEntries(request.timings.map((t) => [t.name, Number(t.ms.toFixed(3))]));
-    request.log.info(
-      { trace_id: request.traceId, method: request.method, route: request.routeOptions.url, status: reply.statusCode, ms: Number(ms.toFixed(3)), steps },
-      'request completed',
-    );
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Number(ms.toFixed(3)), steps }, 'request completed');
   });
 
   app.setNotFoundHandler((_request, reply) => {
@@ -80,15 +88,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.setErrorHandler((err, request, reply) => {
     const mapped = errorReply(err, request.traceId);
-    const log = { trace_id: request.traceId, status: mapped.status, error: (err as Error).name, reason: (err as Error).message };
-    if (mapped.defect) request.log.error({ ...log, stack: (err as Error).stack }, 'request failed');
+    // Name, code and a message only when it holds no input: never the body, a secret or a contact.
+    const log = { status: mapped.status, ...describeError(err) };
+    if (mapped.defect) request.log.error({ ...log, stack: stackFrames(err) }, 'request failed');
     else request.log.warn(log, 'request rejected');
     void reply.code(mapped.status).send(mapped.body);
   });
 
-  const routes = registerRoutes(options.deps, (request, run) =>
-    context.with(trace.setSpan(context.active(), request.span), run),
+  const routes = registerRoutes(
+    options.deps,
+    (request, run) => context.with(trace.setSpan(context.active(), request.span), run),
     options.tracer,
+    { metrics: options.metrics, recordMessageText: options.recordMessageText ?? false },
   );
   void app.register(routes);
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });

@@ -12,17 +12,36 @@ import {
   type UpdateServiceConversationInput,
 } from '../../schemas/graphql.schema.ts';
 import { DownstreamError } from '../errors.ts';
+import {
+  ATTR_ATTEMPTS,
+  ATTR_GRAPHQL_OPERATION_NAME,
+  ATTR_GRAPHQL_OPERATION_TYPE,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+} from '../telemetry/attributes.ts';
+import { attemptTimer, clientSpan, failureReason, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 
-const CREATE_MESSAGE = /* GraphQL */ `
+interface Mutation {
+  /** The operation name, as in the document (and on the span). */
+  readonly name: string;
+  readonly document: string;
+}
+
+const CREATE_MESSAGE: Mutation = {
+  name: 'CreateServiceMessage',
+  document: /* GraphQL */ `
   mutation CreateServiceMessage($input: CreateServiceMessageInput!) {
     createServiceMessage(input: $input) { id conversationId role content createdAt }
-  }`;
+  }`,
+};
 
-const UPDATE_CONVERSATION = /* GraphQL */ `
+const UPDATE_CONVERSATION: Mutation = {
+  name: 'UpdateServiceConversation',
+  document: /* GraphQL */ `
   mutation UpdateServiceConversation($input: UpdateServiceConversationInput!) {
     updateServiceConversation(input: $input) { id contactName contactPhone contactEmail lastIntent agentHandoff updatedAt }
-  }`;
+  }`,
+};
 
 const createReply = TypeCompiler.Compile(Type.Object({ createServiceMessage: ServiceMessageSchema }));
 const updateReply = TypeCompiler.Compile(Type.Object({ updateServiceConversation: ServiceConversationSchema }));
@@ -37,6 +56,8 @@ export interface GraphqlTarget {
   /** Total tries per mutation, including the first. Safe to retry: clientMessageKey makes it idempotent. */
   readonly attempts?: number;
   readonly backoffMs?: number;
+  /** One CLIENT span per mutation (retries inside it); each HTTP attempt is timed for the metrics. */
+  readonly telemetry?: OutboundTelemetry;
 }
 
 /** A reason that is safe to log: never the query, variables or headers (ClientError.message holds them). */
@@ -63,24 +84,56 @@ export function createGraphqlClient(target: GraphqlTarget) {
       undiciFetch(input, { ...(init as object), dispatcher: target.dispatcher })) as unknown as typeof fetch,
   });
 
-  async function mutate<S extends TSchema>(document: string, input: object, callerApiKey: string, check: TypeCheck<S>): Promise<Static<S>> {
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        const data = await client.request<unknown>({
-          document,
-          variables: { input },
-          requestHeaders: withTraceHeaders({ ...fixedHeaders, 'x-graphql-api-key': callerApiKey }),
-          signal: AbortSignal.timeout(target.timeoutMs),
-        });
-        if (!check.Check(data)) throw new DownstreamError('graphql', 'answer out of contract');
-        return data;
-      } catch (err) {
-        lastError = err;
-        if (attempt < attempts) await sleep(backoffMs * 2 ** (attempt - 1));
+  const is2xx = (status: number) => status >= 200 && status <= 299;
+
+  /**
+   * One span per mutation, not per attempt: the trace shows the logical write, its total time
+   * (backoff included) and `chat_adapter.attempts`; each failed try is an `attempt failed` event.
+   * The metrics count every HTTP attempt, so a flaky API shows there even when a retry succeeds.
+   */
+  async function mutate<S extends TSchema>(mutation: Mutation, input: object, callerApiKey: string, check: TypeCheck<S>): Promise<Static<S>> {
+    const spanCall = {
+      party: 'graphql',
+      method: 'POST',
+      baseUrl: target.url,
+      path: '',
+      spanName: `mutation ${mutation.name}`,
+      attributes: { [ATTR_GRAPHQL_OPERATION_TYPE]: 'mutation', [ATTR_GRAPHQL_OPERATION_NAME]: mutation.name },
+    };
+    return clientSpan(target.telemetry, spanCall, async (span) => {
+      let lastError: unknown;
+      let lastFailure = 'unreachable';
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        const done = attemptTimer(target.telemetry, 'graphql');
+        let status: number | undefined;
+        span.setAttribute(ATTR_ATTEMPTS, attempt);
+        try {
+          const res = await client.rawRequest<unknown>({
+            query: mutation.document,
+            variables: { input },
+            requestHeaders: withTraceHeaders({ ...fixedHeaders, 'x-graphql-api-key': callerApiKey }),
+            signal: AbortSignal.timeout(target.timeoutMs),
+          });
+          status = res.status;
+          span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+          if (!check.Check(res.data)) throw new DownstreamError('graphql', 'answer out of contract');
+          done(undefined);
+          return res.data;
+        } catch (err) {
+          lastError = err;
+          if (status === undefined && err instanceof ClientError) {
+            status = err.response.status;
+            span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+          }
+          lastFailure = err instanceof ClientError && is2xx(status ?? 0) ? 'graphql_error' : failureReason(err, status, is2xx);
+          done(lastFailure);
+          span.addEvent('attempt failed', { attempt, reason: lastFailure });
+          if (attempt < attempts) await sleep(backoffMs * 2 ** (attempt - 1));
+        }
       }
-    }
-    throw new DownstreamError('graphql', `${describe(lastError)} after ${attempts} attempt(s)`);
+      setErrorType(span, lastFailure);
+      throw new DownstreamError('graphql', `${describe(lastError)} after ${attempts} attempt(s)`);
+    });
   }
 
   return {

@@ -9,8 +9,8 @@ import { HeartbeatSchema } from '../../schemas/heartbeat.schema.ts';
 import { chatPipeline, latencyFrom, serverTiming } from '../chat-pipeline.ts';
 import type { ChatContext } from '../pipeline/context.ts';
 import type { Deps } from '../pipeline/deps.ts';
-import type { StepInstrument } from '../pipeline/runner.ts';
-import { recordSpan } from '../telemetry/span.ts';
+import type { Metrics } from '../telemetry/metrics.ts';
+import { stepSpans } from '../telemetry/step-span.ts';
 
 /** Runs `run` with the request's server span active, so step and client spans become its children. */
 export type InRequestContext = <T>(request: FastifyRequest, run: () => Promise<T>) => Promise<T>;
@@ -29,19 +29,38 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `GET /heartbeat` and `POST /chat_adapter` (SPEC 4). */
-export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, tracer: Tracer): FastifyPluginAsync {
-  const instrument: StepInstrument = (name, run) => recordSpan(tracer, name, {}, run);
+export interface RouteTelemetry {
+  /** When given, `GET /metrics` serves it (Prometheus text format). */
+  readonly metrics?: Metrics | undefined;
+  /** TRACE_MESSAGE_TEXT: the message goes on the askEngine span. */
+  readonly recordMessageText?: boolean;
+}
+
+/** `GET /heartbeat`, `POST /chat_adapter` (SPEC 4) and `GET /metrics`. */
+export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, tracer: Tracer, telemetry: RouteTelemetry = {}): FastifyPluginAsync {
+  const spanOptions = { recordMessageText: telemetry.recordMessageText ?? false };
+  const metrics = telemetry.metrics;
 
   return async (app) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
     typed.get('/heartbeat', { schema: { response: { 200: HeartbeatSchema } } }, async () => ({ success: 1 }));
 
+    if (metrics) {
+      // Text exposition, not JSON: no response schema serializes it.
+      typed.get('/metrics', async (_request, reply) => {
+        void reply.header('content-type', metrics.registry.contentType);
+        return metrics.scrape();
+      });
+    }
+
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses } }, async (request, reply) => {
       const ctx: ChatContext = { request: request.body, traceId: request.traceId, idempotencyKey: idempotencyKey(request) };
+      const instrument = stepSpans(tracer, ctx, spanOptions);
       await inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, instrument));
       if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);
+      // A session with nothing cached is a miss too; backend failures are counted as `error` by the cache itself.
+      metrics?.countCacheLookup(ctx.replySource === 'cache' ? 'hit' : 'miss');
       const latency = latencyFrom(request.timings, performance.now() - request.startedAt, ctx.replySource === 'cache');
       void reply.header('server-timing', serverTiming(latency));
       if (ctx.response === undefined) throw new Error('pipeline finished without a response');

@@ -1,8 +1,16 @@
 import { SpanStatusCode, type Attributes, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
+import { describeError } from './safe-error.ts';
 
 export interface SpanOptions {
   readonly kind?: SpanKind;
   readonly attributes?: Attributes;
+}
+
+/** Marks a span failed: an `exception` event and ERROR status, with a message only when it is safe to keep. */
+export function recordError(span: Span, err: unknown): void {
+  const described = describeError(err);
+  span.recordException(described.reason === undefined ? { name: described.error } : { name: described.error, message: described.reason });
+  span.setStatus({ code: SpanStatusCode.ERROR, message: described.reason ?? described.error });
 }
 
 /**
@@ -14,8 +22,7 @@ export async function recordSpan<T>(tracer: Tracer, name: string, options: SpanO
     try {
       return await fn(span);
     } catch (err) {
-      span.recordException(err instanceof Error ? { name: err.name, message: err.message } : String(err));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.name : 'error' });
+      recordError(span, err);
       throw err;
     } finally {
       span.end();

@@ -1,18 +1,24 @@
 import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
+  BatchSpanProcessor,
   NodeTracerProvider,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
+import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
+import { reportingExporter } from './reporting-exporter.ts';
 
 let globalsInstalled = false;
 
 /**
  * Context propagation is process-wide (AsyncLocalStorage + W3C trace context); installed once so
- * that several app instances (tests) can each have their own tracer provider.
+ * that several app instances (tests) can each have their own tracer provider. No tracer provider is
+ * registered globally: each app gets its tracer from createTracing.
  */
 function installGlobals(): void {
   if (globalsInstalled) return;
@@ -24,24 +30,57 @@ function installGlobals(): void {
 export interface TracingOptions {
   /** DISABLE_TRACING: spans are not recorded, but trace ids are still made and propagated. */
   readonly disabled: boolean;
+  /**
+   * OTEL_EXPORTER_OTLP_ENDPOINT (base address, e.g. `http://collector:4318`): spans go in batches,
+   * over OTLP/HTTP (JSON), to `<endpoint>/v1/traces`. Unset: nothing is exported.
+   */
+  readonly otlpEndpoint?: string | undefined;
+  /** More processors, e.g. an in-memory exporter in tests. */
   readonly spanProcessors?: readonly SpanProcessor[];
+  /** Told about each batch the OTLP exporter could not deliver (requests are never affected). */
+  readonly onExportError?: (reason: string) => void;
+  /** How long one OTLP export may take, retries included; bounds `shutdown()` too. Default 5000. */
+  readonly exportTimeoutMs?: number;
+  readonly serviceVersion?: string;
+  /** ENVIRONMENT, recorded as `deployment.environment.name`. */
+  readonly environment?: string;
 }
 
 export interface Tracing {
   readonly tracer: Tracer;
-  /** Flushes spans not yet exported and stops the processors. */
+  /**
+   * Flushes spans not yet exported (bounded by the export timeout) and stops the processors.
+   * Never rejects: a failed last export is reported through `onExportError`.
+   */
   shutdown(): Promise<void>;
 }
 
 export function createTracing(options: TracingOptions): Tracing {
   installGlobals();
+  const processors: SpanProcessor[] = [...(options.spanProcessors ?? [])];
+  if (!options.disabled && options.otlpEndpoint !== undefined) {
+    const exporter = new OTLPTraceExporter({
+      url: `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`,
+      timeoutMillis: options.exportTimeoutMs ?? 5_000,
+    });
+    processors.push(new BatchSpanProcessor(reportingExporter(exporter, options.onExportError)));
+  }
   const provider = new NodeTracerProvider({
     sampler: options.disabled ? new AlwaysOffSampler() : new AlwaysOnSampler(),
-    spanProcessors: [...(options.spanProcessors ?? [])],
+    resource: resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: 'chat-adapter',
+      ...(options.serviceVersion !== undefined && { [ATTR_SERVICE_VERSION]: options.serviceVersion }),
+      ...(options.environment !== undefined && { [ATTR_DEPLOYMENT_ENVIRONMENT_NAME]: options.environment }),
+    }),
+    // Disabled: nothing is recorded, so nothing is handed to a processor.
+    spanProcessors: options.disabled ? [] : processors,
   });
   return {
     tracer: provider.getTracer('chat-adapter'),
-    shutdown: () => provider.shutdown(),
+    shutdown: () =>
+      provider.shutdown().catch((err: unknown) => {
+        options.onExportError?.(`at shutdown: ${err instanceof Error ? err.message : String(err)}`);
+      }),
   };
 }
 

@@ -1,11 +1,13 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { buildApp } from '../../src/app.ts';
 import type { Config } from '../../src/config/config.schema.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { createDeps } from '../../src/deps.ts';
 import type { Deps } from '../../src/pipeline/deps.ts';
 import { createLogger } from '../../src/telemetry/logger.ts';
+import { createMetrics, type Metrics } from '../../src/telemetry/metrics.ts';
 import { createTracing } from '../../src/telemetry/tracing.ts';
 import { engineReply } from './fixtures.ts';
 import { sendJson, startStub, type RecordedRequest, type StubServer } from './stub-server.ts';
@@ -70,11 +72,21 @@ export interface StubbedService {
   readonly config: Config;
   /** Every log line the service wrote, as raw JSON text. */
   readonly logs: string[];
+  /** This app's own metrics registry (also served at `GET /metrics`). */
+  readonly metrics: Metrics;
   close(): Promise<void>;
 }
 
+export interface StubbedServiceOptions {
+  /** Extra span processors, e.g. `new SimpleSpanProcessor(new InMemorySpanExporter())`. */
+  readonly spanProcessors?: SpanProcessor[];
+  /** Passed to createTracing (OTLP export failures). */
+  readonly onExportError?: (reason: string) => void;
+  readonly exportTimeoutMs?: number;
+}
+
 /** The real service (real clients, real sockets) against loopback stubs; tests use `app.inject`. */
-export async function startStubbedService(env: Record<string, string> = {}): Promise<StubbedService> {
+export async function startStubbedService(env: Record<string, string> = {}, options: StubbedServiceOptions = {}): Promise<StubbedService> {
   const stubs = await startStubs();
   const config = loadConfig({
     ENVIRONMENT: 'qa',
@@ -96,10 +108,25 @@ export async function startStubbedService(env: Record<string, string> = {}): Pro
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const tracing = createTracing({ disabled: config.disableTracing });
+  const tracing = createTracing({
+    disabled: config.disableTracing,
+    otlpEndpoint: config.otlpEndpoint,
+    environment: config.environment,
+    ...(options.spanProcessors !== undefined && { spanProcessors: options.spanProcessors }),
+    ...(options.onExportError !== undefined && { onExportError: options.onExportError }),
+    ...(options.exportTimeoutMs !== undefined && { exportTimeoutMs: options.exportTimeoutMs }),
+  });
+  const metrics = createMetrics();
   const urls = { ...config.urls } as Record<keyof Stubs, string>;
-  const built = createDeps(config, urls, logger);
-  const app = buildApp({ deps: built.deps, tracer: tracing.tracer, routePrefix: config.routePrefix, loggerInstance: logger });
+  const built = createDeps(config, urls, logger, { tracer: tracing.tracer, metrics });
+  const app = buildApp({
+    deps: built.deps,
+    tracer: tracing.tracer,
+    routePrefix: config.routePrefix,
+    loggerInstance: logger,
+    metrics,
+    recordMessageText: config.recordMessageText,
+  });
   await app.ready();
   return {
     app,
@@ -107,6 +134,7 @@ export async function startStubbedService(env: Record<string, string> = {}): Pro
     deps: built.deps,
     config,
     logs,
+    metrics,
     async close() {
       await app.close();
       await built.deps.handoff.drain(2_000);

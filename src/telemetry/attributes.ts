@@ -1,0 +1,38 @@
+/*
+ * Span attribute names. Stable HTTP/URL/server names come from @opentelemetry/semantic-conventions;
+ * incubating ones (peer.service, url.template, gen_ai.*, graphql.*) are copied here as its docs advise,
+ * because incubating constants may change between minor versions.
+ */
+export {
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_SERVICE_NAME,
+  ATTR_SERVICE_VERSION,
+  ATTR_URL_FULL,
+  ATTR_URL_PATH,
+  ATTR_URL_SCHEME,
+} from '@opentelemetry/semantic-conventions';
+
+export const ATTR_PEER_SERVICE = 'peer.service';
+export const ATTR_URL_TEMPLATE = 'url.template';
+export const ATTR_DEPLOYMENT_ENVIRONMENT_NAME = 'deployment.environment.name';
+export const ATTR_GRAPHQL_OPERATION_TYPE = 'graphql.operation.type';
+export const ATTR_GRAPHQL_OPERATION_NAME = 'graphql.operation.name';
+export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
+export const ATTR_GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
+export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
+export const ATTR_GEN_AI_OUTPUT_TYPE = 'gen_ai.output.type';
+/** Only with TRACE_MESSAGE_TEXT=true: the visitor's message, in the GenAI input-messages JSON shape. */
+export const ATTR_GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
+
+/** This service's own attributes. */
+export const ATTR_INTENT = 'chat_adapter.intent';
+export const ATTR_SUB_INTENT = 'chat_adapter.sub_intent';
+export const ATTR_RETRIEVAL_TYPE = 'chat_adapter.retrieval_type';
+export const ATTR_REPLY_SOURCE = 'chat_adapter.reply_source';
+/** Tries a GraphQL mutation took (its span covers all of them, retries and backoff included). */
+export const ATTR_ATTEMPTS = 'chat_adapter.attempts';

@@ -1,0 +1,112 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export type CacheLookupResult = 'hit' | 'miss' | 'error';
+
+/** Where the downstream clients report each HTTP attempt (see src/telemetry/client-span.ts). */
+export interface DownstreamMetrics {
+  /** `failure` is a bounded reason (`timeout`, `unreachable`, `status_503`, ...), undefined on success. */
+  observeDownstream(party: string, seconds: number, failure: string | undefined): void;
+}
+
+/**
+ * The service's Prometheus metrics, on a registry of its own (never prom-client's global one), so
+ * that several app instances in one process each count only their own traffic.
+ */
+export interface Metrics extends DownstreamMetrics {
+  readonly registry: Registry;
+  /** The text exposition for `GET /metrics`. */
+  scrape(): Promise<string>;
+  /** `route` is the route template (`/chat_adapter`), or `unmatched`: never a raw URL. */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  observeStep(step: string, seconds: number, ok: boolean): void;
+  /** For the session cache: one call per lookup. */
+  countCacheLookup(result: CacheLookupResult): void;
+  setHandoffsPending(pending: number): void;
+  countHandoffFailed(): void;
+}
+
+export interface MetricsOptions {
+  /** Process metrics (CPU, memory, event loop lag, GC); on by default. */
+  readonly processMetrics?: boolean;
+}
+
+// Seconds. Requests and downstream calls: from 5 ms to the 30 s engine timeout.
+const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+// Most steps are pure functions taking microseconds; the slow ones wait on a downstream.
+const STEP_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  const requestDuration = new Histogram({
+    name: 'chat_adapter_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route template and status code.',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: CALL_BUCKETS,
+    registers,
+  });
+  const stepDuration = new Histogram({
+    name: 'chat_adapter_step_duration_seconds',
+    help: 'Time each pipeline step took, by step and outcome (ok, error).',
+    labelNames: ['step', 'outcome'] as const,
+    buckets: STEP_BUCKETS,
+    registers,
+  });
+  const downstreamDuration = new Histogram({
+    name: 'chat_adapter_downstream_duration_seconds',
+    help: 'Time of each HTTP attempt to a downstream party (retries count separately), by party and outcome.',
+    labelNames: ['party', 'outcome'] as const,
+    buckets: CALL_BUCKETS,
+    registers,
+  });
+  const downstreamErrors = new Counter({
+    name: 'chat_adapter_downstream_errors_total',
+    help: 'Failed HTTP attempts to a downstream party, by party and reason.',
+    labelNames: ['party', 'reason'] as const,
+    registers,
+  });
+  const cacheLookups = new Counter({
+    name: 'chat_adapter_cache_lookups_total',
+    help: 'Session cache lookups, by result (hit, miss, error).',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const handoffsPending = new Gauge({
+    name: 'chat_adapter_handoffs_pending',
+    help: 'Agent handoffs started and not yet delivered or given up.',
+    registers,
+  });
+  const handoffsFailed = new Counter({
+    name: 'chat_adapter_handoffs_failed_total',
+    help: 'Agent handoffs given up after every retry.',
+    registers,
+  });
+  // Zero-valued series exist from the start, so rates and alerts work before the first event.
+  for (const result of ['hit', 'miss', 'error'] as const) cacheLookups.inc({ result }, 0);
+
+  return {
+    registry,
+    scrape: () => registry.metrics(),
+    observeRequest(method, route, statusCode, seconds) {
+      requestDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
+    },
+    observeStep(step, seconds, ok) {
+      stepDuration.observe({ step, outcome: ok ? 'ok' : 'error' }, seconds);
+    },
+    observeDownstream(party, seconds, failure) {
+      downstreamDuration.observe({ party, outcome: failure === undefined ? 'ok' : 'error' }, seconds);
+      if (failure !== undefined) downstreamErrors.inc({ party, reason: failure });
+    },
+    countCacheLookup(result) {
+      cacheLookups.inc({ result });
+    },
+    setHandoffsPending(pending) {
+      handoffsPending.set(pending);
+    },
+    countHandoffFailed() {
+      handoffsFailed.inc();
+    },
+  };
+}

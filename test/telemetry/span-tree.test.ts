@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { chatPipeline } from '../../src/chat-pipeline.ts';
+import { chatRequest, engineReply } from '../helpers/fixtures.ts';
+import { graphqlStubHandler } from '../helpers/stubbed-service.ts';
+import { sendJson } from '../helpers/stub-server.ts';
+import { childrenOf, spanNamed, startTracedService, waitFor, type TracedService } from './traced-service.ts';
+
+let svc: TracedService;
+beforeAll(async () => {
+  svc = await startTracedService();
+});
+afterAll(async () => {
+  await svc.close();
+});
+beforeEach(() => {
+  svc.exporter.reset();
+  svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+  svc.stubs.graphql.handle(graphqlStubHandler());
+  svc.stubs.translate.handle((req, res) => sendJson(res, 200, { translated_text: `[es] ${(req.body as { text: string }).text}` }));
+  svc.stubs.handoff.handle((_req, res) => sendJson(res, 202, { accepted: true }));
+});
+
+async function chat(overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const res = await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest(overrides), headers });
+  const traceId = (res.json() as { trace_id?: string; detail?: { trace_id?: string } });
+  return { res, traceId: traceId.trace_id ?? traceId.detail?.trace_id ?? '' };
+}
+
+describe('span tree of one chat', () => {
+  it('has a SERVER span, a child per step in order, and CLIENT spans under the steps that call out', async () => {
+    const { res, traceId } = await chat();
+    expect(res.statusCode).toBe(200);
+    const spans = await svc.trace(traceId);
+
+    const server = spanNamed(spans, 'POST /chat_adapter');
+    expect(server.kind).toBe(SpanKind.SERVER);
+    expect(server.parentSpanContext).toBeUndefined();
+    expect(server.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/chat_adapter',
+      'url.path': '/chat_adapter',
+      'http.response.status_code': 200,
+    });
+
+    const steps = childrenOf(spans, server).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+    expect(steps.map((s) => s.name)).toEqual(chatPipeline.stepNames);
+    for (const step of steps) expect(step.kind).toBe(SpanKind.INTERNAL);
+
+    const engineCall = childrenOf(spans, spanNamed(spans, 'askEngine'));
+    expect(engineCall).toHaveLength(1);
+    expect(engineCall[0]!.name).toBe('POST /query');
+    expect(engineCall[0]!.kind).toBe(SpanKind.CLIENT);
+    const enginePort = Number(new URL(svc.stubs.engine.url).port);
+    expect(engineCall[0]!.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'url.template': '/query',
+      'url.full': `${svc.stubs.engine.url}/query`,
+      'server.address': '127.0.0.1',
+      'server.port': enginePort,
+      'peer.service': 'engine',
+      'http.response.status_code': 200,
+    });
+
+    for (const [step, role] of [['storeQuestion', 'question'], ['storeAnswer', 'answer']] as const) {
+      const calls = childrenOf(spans, spanNamed(spans, step));
+      expect(calls.map((s) => s.name), role).toEqual(['mutation CreateServiceMessage']);
+      expect(calls[0]!.attributes).toMatchObject({
+        'peer.service': 'graphql',
+        'graphql.operation.type': 'mutation',
+        'graphql.operation.name': 'CreateServiceMessage',
+        'url.template': '/graphql',
+        'http.response.status_code': 200,
+        'chat_adapter.attempts': 1,
+      });
+    }
+  });
+
+  it('puts the GenAI attributes and the answer classification on the askEngine span', async () => {
+    const { traceId } = await chat();
+    const askEngine = spanNamed(await svc.trace(traceId), 'askEngine');
+    expect(askEngine.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.conversation.id': '1111111111111111111',
+      'chat_adapter.intent': 'office_hours',
+      'chat_adapter.sub_intent': 'office_hours',
+      'chat_adapter.retrieval_type': 'fixed',
+      'chat_adapter.reply_source': 'engine',
+    });
+    expect(askEngine.attributes).not.toHaveProperty('gen_ai.input.messages');
+  });
+
+  it('continues an incoming traceparent and sends each CLIENT span as the downstream parent', async () => {
+    const incomingTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const incomingSpan = '00f067aa0ba902b7';
+    const { res, traceId } = await chat({}, { traceparent: `00-${incomingTrace}-${incomingSpan}-01` });
+    expect(res.json().trace_id).toBe(incomingTrace);
+    expect(traceId).toBe(incomingTrace);
+    const spans = await svc.trace(incomingTrace);
+    expect(spanNamed(spans, 'POST /chat_adapter').parentSpanContext?.spanId).toBe(incomingSpan);
+
+    const engineSpan = spanNamed(spans, 'POST /query');
+    expect(svc.stubs.engine.requests.at(-1)!.headers['traceparent']).toBe(`00-${incomingTrace}-${engineSpan.spanContext().spanId}-01`);
+    const graphqlSpans = spans.filter((s) => s.name === 'mutation CreateServiceMessage').map((s) => s.spanContext().spanId);
+    const graphqlParents = svc.stubs.graphql.requests.slice(-2).map((r) => String(r.headers['traceparent']).split('-')[2]);
+    expect(graphqlParents.sort()).toEqual(graphqlSpans.sort());
+  });
+
+  it('marks the failing step, its client span and the server span as errors (GraphQL down: 503)', async () => {
+    svc.stubs.graphql.handle((_req, res) => sendJson(res, 500, { errors: [{ message: 'down' }] }));
+    const res = await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() });
+    expect(res.statusCode).toBe(503);
+    const server = await waitFor(() => svc.exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER));
+    const spans = await svc.trace(server.spanContext().traceId);
+
+    expect(server.status.code).toBe(SpanStatusCode.ERROR);
+    expect(server.attributes['http.response.status_code']).toBe(503);
+    const storeQuestion = spanNamed(spans, 'storeQuestion');
+    expect(storeQuestion.status.code).toBe(SpanStatusCode.ERROR);
+    expect(storeQuestion.events.map((e) => e.name)).toContain('exception');
+    const mutation = childrenOf(spans, storeQuestion);
+    expect(mutation).toHaveLength(1);
+    expect(mutation[0]!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(mutation[0]!.attributes).toMatchObject({ 'chat_adapter.attempts': 3, 'error.type': 'status_500', 'http.response.status_code': 500 });
+    expect(mutation[0]!.events.filter((e) => e.name === 'attempt failed')).toHaveLength(3);
+    // Steps after the failure never ran.
+    expect(spans.some((s) => s.name === 'storeAnswer')).toBe(false);
+    expect(spanNamed(spans, 'askEngine').status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('records a failed translation on its client spans while the step and the chat succeed', async () => {
+    svc.stubs.translate.handle((_req, res) => sendJson(res, 500, { error: 'down' }));
+    const { res, traceId } = await chat({ spanish_toggle: true });
+    expect(res.statusCode).toBe(200);
+    const spans = await svc.trace(traceId);
+    const translateStep = spanNamed(spans, 'translateReply');
+    expect(translateStep.status.code).toBe(SpanStatusCode.UNSET);
+    const calls = childrenOf(spans, translateStep);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      expect(call.name).toBe('POST /translate');
+      expect(call.status.code).toBe(SpanStatusCode.ERROR);
+      expect(call.attributes).toMatchObject({ 'peer.service': 'translate', 'error.type': 'status_500' });
+    }
+    const sent = svc.stubs.translate.requests.slice(-calls.length).map((r) => r.headers['traceparent']);
+    expect(sent.sort()).toEqual(calls.map((c) => `00-${traceId}-${c.spanContext().spanId}-01`).sort());
+  });
+
+  it('a 400 is not a server error: the server span has the status and the body the same trace id', async () => {
+    const { res, traceId } = await chat({ message: '    ' });
+    expect(res.statusCode).toBe(400);
+    const spans = await svc.trace(traceId);
+    const server = spanNamed(spans, 'POST /chat_adapter');
+    expect(server.attributes['http.response.status_code']).toBe(400);
+    expect(server.status.code).toBe(SpanStatusCode.UNSET);
+    expect(spanNamed(spans, 'validateRequest').status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('carries the request trace into the background handoff, after the response went out', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    svc.stubs.handoff.handle(async (_req, res) => {
+      await held;
+      sendJson(res, 202, { accepted: true });
+    });
+    svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply({ intent: 'support', sub_intent: 'agent_hand_off' })));
+    const before = svc.stubs.handoff.requests.length;
+    const { res, traceId } = await chat();
+    expect(res.json().agent_handoff).toEqual({ requested: true, reason: 'agent_hand_off' });
+    await svc.trace(traceId);
+    release();
+
+    const delivered = await waitFor(() => svc.stubs.handoff.requests[before]);
+    const handoffSpan = await waitFor(() =>
+      svc.exporter.getFinishedSpans().find((s) => s.name === 'POST /handoff' && s.spanContext().traceId === traceId),
+    );
+    expect(delivered.headers['traceparent']).toBe(`00-${traceId}-${handoffSpan.spanContext().spanId}-01`);
+    const spans = svc.exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+    expect(handoffSpan.parentSpanContext?.spanId).toBe(spanNamed(spans, 'startHandoff').spanContext().spanId);
+    expect(handoffSpan.attributes).toMatchObject({ 'peer.service': 'handoff', 'http.response.status_code': 202 });
+    // It ended after the SERVER span: the response did not wait for it.
+    const server = spanNamed(spans, 'POST /chat_adapter');
+    expect(handoffSpan.endTime[0] * 1e9 + handoffSpan.endTime[1]).toBeGreaterThan(server.endTime[0] * 1e9 + server.endTime[1]);
+  });
+
+  it('names a property API call by its path template: no query string in the span', async () => {
+    svc.stubs.propertyApi.handle((_req, res) => sendJson(res, 200, { units: [] }));
+    await svc.deps.propertyApi.units('1234567890123456789');
+    const span = await waitFor(() => svc.exporter.getFinishedSpans().find((s) => s.name === 'GET /api/v1/units'));
+    expect(span.kind).toBe(SpanKind.CLIENT);
+    expect(span.attributes).toMatchObject({
+      'url.template': '/api/v1/units',
+      'url.full': `${svc.stubs.propertyApi.url}/api/v1/units`,
+      'peer.service': 'propertyApi',
+      'http.response.status_code': 200,
+    });
+    expect(JSON.stringify(span.attributes)).not.toContain('propertyId');
+    const sent = svc.stubs.propertyApi.requests.at(-1)!;
+    expect(sent.path).toBe('/api/v1/units?propertyId=1234567890123456789');
+    expect(sent.headers['traceparent']).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
+  });
+});
