@@ -19,16 +19,25 @@ const stopwords = new Set([...englishStopwords, ...spanishStopwords].map(foldAcc
 
 const concepts = compilePatternSets(lexiconFile.concepts);
 
+// A concept met by two or more words of the message ("how much ... deposit") gets one extra
+// feature, so it outweighs a concept met once in passing ("move in").
 function conceptsOf(folded: readonly string[]): string[] {
-  return concepts.filter((c) => c.matches(folded)).map((c) => `c:${c.name}`);
+  return concepts.flatMap((c) => {
+    const n = c.count(folded);
+    return n === 0 ? [] : n === 1 ? [`c:${c.name}`] : [`c:${c.name}`, `c:${c.name}+`];
+  });
 }
+
+// Concepts that only qualify a message ("today", "on Sunday") and say nothing about renting:
+// they do not make an otherwise off-topic message in-domain.
+const MODIFIER_CONCEPTS = new Set(['c:day', 'c:day+']);
 
 const PHONE = /\+?\d[\d\s().-]{5,}\d/;
 const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/;
 
 export interface MessageFeatures {
   readonly features: string[];
-  /** How many lexicon concepts matched: 0 means nothing in the message is about renting here. */
+  /** How many domain concepts matched: 0 means nothing in the message is about renting here. */
   readonly conceptCount: number;
 }
 
@@ -50,7 +59,7 @@ const STRONG_FEATURE_WEIGHT = 2;
 
 export function extractFeatures(text: string): MessageFeatures {
   const strong = conceptsOf(words(text).map(foldAccents));
-  const conceptCount = strong.length;
+  const conceptCount = strong.filter((f) => !MODIFIER_CONCEPTS.has(f)).length;
   if (PHONE.test(text)) strong.push('s:phone');
   if (EMAIL.test(text)) strong.push('s:email');
   const weighted = strong.flatMap((f) =>

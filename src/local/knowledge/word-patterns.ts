@@ -6,6 +6,8 @@
 export interface PatternSet {
   readonly name: string;
   matches(foldedWords: readonly string[]): boolean;
+  /** How many of the words and phrases of the text match (a word counts once). */
+  count(foldedWords: readonly string[]): number;
 }
 
 export function compilePatternSet(name: string, patterns: readonly string[]): PatternSet {
@@ -16,8 +18,13 @@ export function compilePatternSet(name: string, patterns: readonly string[]): Pa
   const phrases = patterns
     .filter((p) => p.includes(' '))
     .map((p) => (p.endsWith('*') ? ` ${p.slice(0, -1)}` : ` ${p} `));
+  const wordHits = (w: string) => exact.has(w) || prefixes.some((p) => w.startsWith(p));
   return {
     name,
+    count(foldedWords) {
+      const joined = ` ${foldedWords.join(' ')} `;
+      return new Set(foldedWords.filter(wordHits)).size + phrases.filter((p) => joined.includes(p)).length;
+    },
     matches(foldedWords) {
       if (foldedWords.some((w) => exact.has(w) || prefixes.some((p) => w.startsWith(p)))) return true;
       if (phrases.length === 0) return false;
