@@ -63,14 +63,24 @@ export function createTranslator(table: PhraseTable): (text: string) => Translat
       return table.lookup(stripMarkdown(body)) !== undefined || !body.includes(': ') ? sentences(body) : fields(body);
     };
 
-    const lines = text.replace(/\r\n?/g, '\n').split('\n').map((line) => {
-      if (line.trim() === '') return '';
+    // Consecutive prose lines form one block (a sentence may be wrapped over several lines);
+    // list items, headings and blank lines keep their own line.
+    const out: string[] = [];
+    let prose: string[] = [];
+    const flush = () => {
+      if (prose.length > 0) out.push(sentences(prose.join(' ')));
+      prose = [];
+    };
+    for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
       const list = LIST_LINE.exec(line);
-      if (list) return `${list[1] ?? ''}${listItem(list[2] ?? '')}`;
       const heading = HEADING.exec(line);
-      if (heading) return `${heading[1] ?? ''}${sentences(heading[2] ?? '')}`;
-      return sentences(line);
-    });
-    return { text: lines.join('\n'), untranslated, pieces };
+      if (line.trim() !== '' && !list && !heading) { prose.push(line); continue; }
+      flush();
+      if (list) out.push(`${list[1] ?? ''}${listItem(list[2] ?? '')}`);
+      else if (heading) out.push(`${heading[1] ?? ''}${sentences(heading[2] ?? '')}`);
+      else out.push('');
+    }
+    flush();
+    return { text: out.join('\n'), untranslated, pieces };
   };
 }
