@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import type { DatabaseSync } from 'node:sqlite';
+import { assertKnownLabels } from './engine/choose-reply.ts';
+import { buildEngineApp } from './engine/engine-server.ts';
+import { createFaqRetriever } from './engine/faq-retriever.ts';
+import { loadLabelledExamples, trainIntentClassifier } from './engine/intent-classifier.ts';
+import { GRAPHQL_PATH, buildGraphqlApp } from './graphql/graphql-server.ts';
+import { buildHandoffApp } from './handoff/handoff-server.ts';
+import { loadKnowledge, type Knowledge } from './knowledge/load-knowledge.ts';
+import { listenOnLoopback } from './party-app.ts';
+import { buildPropertyApiApp } from './property-api/property-api-server.ts';
+import { openDatabase } from './store/database.ts';
+import { createConversationStore, type ConversationStore } from './store/conversation-store.ts';
+import { buildPhraseTable } from './translate/phrase-table.ts';
+import { buildTranslateApp } from './translate/translate-server.ts';
+import { createTranslator } from './translate/translator.ts';
+
+export type LocalParty = 'engine' | 'graphql' | 'propertyApi' | 'handoff' | 'translate';
+
+export interface LocalStackOptions {
+  /** The SQLite file (chat-adapter-local.sqlite) lives here; created if missing. */
+  dataDir: string;
+  /** Which parties to start (the others are external). */
+  parties: ReadonlySet<LocalParty>;
+  logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export interface LocalStack {
+  /** Base URLs (engine: POST `${url}/query`); graphql is the full endpoint URL. */
+  urls: Partial<Record<LocalParty, string>>;
+  /** Closes the servers, then the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts, on 127.0.0.1 and free ports, reference implementations of the downstream parties of
+ * CONTRACTS 3 (ENVIRONMENT=local). Each party is its own Fastify server; the GraphQL store and
+ * the handoff receiver share one SQLite file.
+ */
+export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {
+  const apps: FastifyInstance[] = [];
+  const urls: Partial<Record<LocalParty, string>> = {};
+  const wants = (party: LocalParty) => opts.parties.has(party);
+  let db: DatabaseSync | undefined;
+  let closed = false;
+
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await Promise.allSettled(apps.map((app) => app.close()));
+    db?.close();
+  };
+  const serve = async (party: LocalParty, app: FastifyInstance | Promise<FastifyInstance>, path = '') => {
+    const ready = await app;
+    apps.push(ready);
+    urls[party] = `${await listenOnLoopback(ready)}${path}`;
+    opts.logger?.info({ party, url: urls[party] }, 'local party listening');
+  };
+
+  try {
+    let knowledge: Knowledge | undefined;
+    const getKnowledge = () => (knowledge ??= loadKnowledge());
+    let store: ConversationStore | undefined;
+    const getStore = () => {
+      db ??= openDatabase(opts.dataDir);
+      return (store ??= createConversationStore(db));
+    };
+
+    if (wants('engine')) {
+      const started = performance.now();
+      const examples = loadLabelledExamples();
+      const classifier = trainIntentClassifier(examples);
+      assertKnownLabels(classifier.labels);
+      const retriever = createFaqRetriever(getKnowledge().properties);
+      opts.logger?.info(
+        { examples: examples.length, labels: classifier.labels.length, ms: Math.round(performance.now() - started) },
+        'reference engine trained',
+      );
+      await serve('engine', buildEngineApp({ classifier, knowledge: getKnowledge(), retriever }));
+    }
+    if (wants('graphql')) await serve('graphql', buildGraphqlApp(getStore()), GRAPHQL_PATH);
+    if (wants('handoff')) await serve('handoff', buildHandoffApp(getStore()));
+    if (wants('propertyApi')) await serve('propertyApi', buildPropertyApiApp(getKnowledge()));
+    if (wants('translate')) {
+      const translate = createTranslator(buildPhraseTable(getKnowledge()));
+      await serve('translate', buildTranslateApp(translate, opts.logger));
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { urls, close };
+}
