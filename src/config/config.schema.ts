@@ -45,5 +45,7 @@ export interface Config {
   readonly cacheMaxSessions: number;
   readonly cacheRetrieveThreshold: number;
   readonly localDataDir: string;
+  /** Local parties listen on this + 1..5; 0 = free ports. */
+  readonly localStackBasePort: number;
   readonly shutdownGraceMs: number;
 }

@@ -113,6 +113,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     cacheMaxSessions: envInteger(env, 'CACHE_MAX_SESSIONS', 20_000, 1, 10_000_000),
     cacheRetrieveThreshold: 0.98,
     localDataDir: resolve(envString(env, 'LOCAL_DATA_DIR', file.localDataDir ?? './data')),
+    localStackBasePort: envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530),
     shutdownGraceMs: envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };
 }

@@ -23,7 +23,14 @@ export interface LocalStackOptions {
   /** Which parties to start (the others are external). */
   parties: ReadonlySet<LocalParty>;
   logger?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /**
+   * Parties listen on basePort + 1..5 (engine, graphql, handoff, propertyApi, translate), so that
+   * people can reach the store at a known address; 0 (the default) picks free ports (tests).
+   */
+  basePort?: number;
 }
+
+const PORT_OFFSETS: Readonly<Record<LocalParty, number>> = { engine: 1, graphql: 2, handoff: 3, propertyApi: 4, translate: 5 };
 
 export interface LocalStack {
   /** Base URLs (engine: POST `${url}/query`); graphql is the full endpoint URL. */
@@ -53,7 +60,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
   const serve = async (party: LocalParty, app: FastifyInstance | Promise<FastifyInstance>, path = '') => {
     const ready = await app;
     apps.push(ready);
-    urls[party] = `${await listenOnLoopback(ready)}${path}`;
+    const port = opts.basePort ? opts.basePort + PORT_OFFSETS[party] : 0;
+    urls[party] = `${await listenOnLoopback(ready, port)}${path}`;
     opts.logger?.info({ party, url: urls[party] }, 'local party listening');
   };
 

@@ -22,9 +22,9 @@ export function createPartyApp(): FastifyInstance {
   return app;
 }
 
-/** Listens on 127.0.0.1, port 0 (a free port), and returns the base URL. */
-export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port: 0 });
+/** Listens on 127.0.0.1 (port 0: a free port) and returns the base URL. */
+export async function listenOnLoopback(app: FastifyInstance, port = 0): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   return `http://127.0.0.1:${address.port}`;

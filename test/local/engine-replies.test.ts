@@ -42,6 +42,15 @@ describe('reference engine: replies', () => {
     expect(reply.agent_handoff).toEqual({ reason: expect.any(String) });
   });
 
+  it('a request for a person wins over the contact details given with it', async () => {
+    const en = await ask('Please connect me with a human agent. My name is Juan Pérez, call me at (415) 555-2671 or email juan.perez@example.com');
+    expect(en.sub_intent).toBe('agent_hand_off');
+    const es = await ask('Quiero hablar con un agente. Me llamo Juan Pérez, mi teléfono es (415) 555-2671');
+    expect(es.sub_intent).toBe('agent_hand_off');
+    // contact details alone are still taken as contact information
+    expect((await ask('My phone is (415) 555-2671 and my email is juan.perez@example.com')).sub_intent).toBe('customer_info');
+  });
+
   it('tells the visitor to call the emergency line in an emergency', async () => {
     const reply = await ask('Water is pouring through my ceiling!', { propertyId: HARBOR_VIEW });
     expect(reply).toMatchObject({ sub_intent: 'emergency_maintenance', retrieval_type: 'fixed' });

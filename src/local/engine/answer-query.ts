@@ -5,7 +5,7 @@ import { chooseReply } from './choose-reply.ts';
 import { composeReply } from './compose-reply.ts';
 import type { FaqRetriever } from './faq-retriever.ts';
 import type { IntentClassifier } from './intent-classifier.ts';
-import { bedroomCount } from './message-keywords.ts';
+import { asksForPerson, bedroomCount } from './message-keywords.ts';
 
 export interface EngineDeps {
   readonly classifier: IntentClassifier;
@@ -14,6 +14,7 @@ export interface EngineDeps {
 }
 
 const BEDROOM_TOPICS = new Set(['availability', 'floor_plans', 'pricing']);
+const CONTACT_LABELS = new Set(['customer_info', 'contact']);
 
 /** A bedroom count the property has neither a unit nor a floor plan for. */
 function missingBedrooms(p: Property, bedrooms: number | undefined): string[] {
@@ -31,7 +32,8 @@ export function answerQuery(req: EngineRequest, deps: EngineDeps): EngineReply {
   const property = deps.knowledge.propertyFor(req.propertyId);
   const message = req.message.trim();
   const classification = deps.classifier.classify(message);
-  const choice = chooseReply(classification.label, {
+  const label = CONTACT_LABELS.has(classification.label) && asksForPerson(message) ? 'agent_hand_off' : classification.label;
+  const choice = chooseReply(label, {
     message, property, tourScheduleEnabled: req.tourScheduleEnabled, retriever: deps.retriever,
   });
   const reply = composeReply(choice, property, deps.knowledge);

@@ -23,3 +23,14 @@ export function isFarewell(message: string): boolean {
   const text = foldAccents(message.toLowerCase());
   return FAREWELL.test(text) && !HELLO.test(text);
 }
+
+const ASKS_FOR_PERSON =
+  /\b(?:(?:real|live|actual) person|human|(?:leasing |real |live )?agent|representative|someone real|(?:una |un )?persona real|un humano|(?:un |una )?agente|asesor(?:a)?)\b/;
+
+/**
+ * An explicit request for a person. Contact details in the same message pull the classifier
+ * towards `customer_info`; the request for a person is what the visitor wants done first.
+ */
+export function asksForPerson(message: string): boolean {
+  return ASKS_FOR_PERSON.test(foldAccents(message.toLowerCase()));
+}
