@@ -43,7 +43,7 @@ export const EngineReplySchema = Type.Object({
   retrieval_type: RetrievalTypeSchema,
   orchestrator_level1_details: Type.Optional(OpenObject),
   orchestrator_level2_details: Type.Optional(OpenObject),
-  keyword_cache: Type.Optional(OpenObject),
+  keyword_cache: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   not_available: Type.Optional(Type.Array(Type.Unknown())),
   context: Type.Optional(Type.Unknown()),
   follow_up: Type.Optional(Type.Union([Type.String(), Type.Null()])),

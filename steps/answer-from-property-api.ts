@@ -1,4 +1,5 @@
 import type { AdapterAction } from '../schemas/engine.schema.ts';
+import type { TimeSlot } from '../schemas/property-api.schema.ts';
 import {
   describeFloorPlans,
   describeNeighborhood,
@@ -10,19 +11,42 @@ import {
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 import type { Deps } from '../src/pipeline/deps.ts';
 
+const UTC_OFFSET = /([+-]\d{2}:\d{2})$/;
+
+/**
+ * Tour times are told in the property's local time. Slots written with a UTC offset
+ * ("2026-03-10T10:00:00-05:00") carry it; slots in UTC ("...Z") fall back to PROPERTY_TIME_ZONE.
+ */
+function slotTimeZone(slots: readonly TimeSlot[], fallback: string): string {
+  return UTC_OFFSET.exec(slots[0]?.start ?? '')?.[1] ?? fallback;
+}
+
+/**
+ * The engine's `keyword_cache.bedrooms` (0 = studio) narrows units and floor plans to what was asked
+ * for; when nothing matches, the whole list is shown (the engine names the missing size in
+ * `not_available`).
+ */
+function forBedrooms<T extends { bedrooms: number }>(items: readonly T[], ctx: Readonly<ChatContext>): T[] {
+  const wanted = need(ctx, 'engineReply').keyword_cache?.['bedrooms'];
+  if (typeof wanted !== 'number') return [...items];
+  const matching = items.filter((item) => item.bedrooms === wanted);
+  return matching.length > 0 ? matching : [...items];
+}
+
 async function answerFor(action: AdapterAction, ctx: Readonly<ChatContext>, deps: Deps): Promise<string> {
   const lang = need(ctx, 'language');
   const propertyId = ctx.request.propertyId;
   const dates = { timeZone: deps.settings.propertyTimeZone, now: new Date(deps.clock.now()) };
   switch (action) {
     case 'units':
-      return describeUnits(await deps.propertyApi.units(propertyId), lang, dates);
+      return describeUnits(forBedrooms(await deps.propertyApi.units(propertyId), ctx), lang, dates);
     case 'floor_plans':
-      return describeFloorPlans(await deps.propertyApi.floorPlans(propertyId), lang);
+      return describeFloorPlans(forBedrooms(await deps.propertyApi.floorPlans(propertyId), ctx), lang);
     case 'tour_slots':
       // Slots are only offered where the property lets visitors book tours themselves.
       if (!ctx.request.tourScheduleEnabled) return toursByOffice(lang);
-      return describeTourSlots(await deps.propertyApi.tourSlots(propertyId), lang, dates);
+      const slots = await deps.propertyApi.tourSlots(propertyId);
+      return describeTourSlots(slots, lang, { ...dates, timeZone: slotTimeZone(slots, dates.timeZone) });
     case 'neighborhood':
       return describeNeighborhood(await deps.propertyApi.neighborhoodKeywords(propertyId, need(ctx, 'message')), lang);
   }

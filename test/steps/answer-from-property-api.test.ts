@@ -61,3 +61,47 @@ describe('answerFromPropertyApi', () => {
     expect(calls.logs.map((l) => l.level)).toContain('warn');
   });
 });
+
+describe('answerFromPropertyApi: tour times in the property time', () => {
+  const ctx = answeredContext(validRequest({ tourScheduleEnabled: true }), { engineReply: adapter('tour_slots') });
+
+  it('uses the UTC offset the slots are written with', async () => {
+    const slots = [{ start: '2026-01-02T10:00:00-06:00', end: '2026-01-02T11:00:00-06:00' }];
+    const { deps } = fakeDeps({ propertyApi: { tourSlots: async () => slots } });
+    const text = (await answerFromPropertyApi(ctx, deps)).engineReply?.response ?? '';
+    expect(text).toContain('10:00 AM');
+    expect(text).not.toContain('4:00 PM');
+  });
+
+  it('falls back to PROPERTY_TIME_ZONE for slots written in UTC', async () => {
+    const slots = [{ start: '2026-01-02T16:00:00Z', end: '2026-01-02T17:00:00Z' }];
+    const { deps } = fakeDeps({ propertyApi: { tourSlots: async () => slots } });
+    const text = (await answerFromPropertyApi(ctx, deps)).engineReply?.response ?? '';
+    expect(text).toContain('4:00 PM'); // fake deps use UTC
+  });
+});
+
+describe('answerFromPropertyApi: the bedroom count asked for', () => {
+  const units = [
+    { ...unit, id: 'a', name: 'A-104', bedrooms: 0, rent: 1295 },
+    { ...unit, id: 'b', name: 'B-220', bedrooms: 2, rent: 1850 },
+    { ...unit, id: 'c', name: 'C-301', bedrooms: 2, rent: 1990 },
+  ];
+  const ask = async (keyword_cache: Record<string, unknown>) => {
+    const { deps } = fakeDeps({ propertyApi: { units: async () => units } });
+    const ctx = answeredContext(validRequest(), { engineReply: { ...adapter('units'), keyword_cache } });
+    return (await answerFromPropertyApi(ctx, deps)).engineReply?.response ?? '';
+  };
+
+  it('lists only units with the requested number of bedrooms', async () => {
+    const text = await ask({ bedrooms: 2 });
+    expect(text).toContain('B-220');
+    expect(text).toContain('C-301');
+    expect(text).not.toContain('A-104');
+  });
+
+  it('lists every unit when none has that size, or no size was asked for', async () => {
+    expect(await ask({ bedrooms: 3 })).toContain('A-104');
+    expect(await ask({})).toContain('A-104');
+  });
+});
