@@ -1,14 +1,11 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { buildApp } from '../../src/app.ts';
+import { assembleService, type ExtraTracingOptions } from '../../src/assemble-service.ts';
 import type { Config } from '../../src/config/config.schema.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
-import { createDeps } from '../../src/deps.ts';
 import type { Deps } from '../../src/pipeline/deps.ts';
 import { createLogger } from '../../src/telemetry/logger.ts';
-import { createMetrics, type Metrics } from '../../src/telemetry/metrics.ts';
-import { createTracing } from '../../src/telemetry/tracing.ts';
+import type { Metrics } from '../../src/telemetry/metrics.ts';
 import { engineReply } from './fixtures.ts';
 import { sendJson, startStub, type RecordedRequest, type StubServer } from './stub-server.ts';
 
@@ -77,13 +74,8 @@ export interface StubbedService {
   close(): Promise<void>;
 }
 
-export interface StubbedServiceOptions {
-  /** Extra span processors, e.g. `new SimpleSpanProcessor(new InMemorySpanExporter())`. */
-  readonly spanProcessors?: SpanProcessor[];
-  /** Passed to createTracing (OTLP export failures). */
-  readonly onExportError?: (reason: string) => void;
-  readonly exportTimeoutMs?: number;
-}
+/** Extra tracing settings, e.g. `spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())]`. */
+export type StubbedServiceOptions = ExtraTracingOptions;
 
 /** The real service (real clients, real sockets) against loopback stubs; tests use `app.inject`. */
 export async function startStubbedService(env: Record<string, string> = {}, options: StubbedServiceOptions = {}): Promise<StubbedService> {
@@ -108,38 +100,20 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const tracing = createTracing({
-    disabled: config.disableTracing,
-    otlpEndpoint: config.otlpEndpoint,
-    environment: config.environment,
-    ...(options.spanProcessors !== undefined && { spanProcessors: options.spanProcessors }),
-    ...(options.onExportError !== undefined && { onExportError: options.onExportError }),
-    ...(options.exportTimeoutMs !== undefined && { exportTimeoutMs: options.exportTimeoutMs }),
-  });
-  const metrics = createMetrics();
   const urls = { ...config.urls } as Record<keyof Stubs, string>;
-  const built = createDeps(config, urls, logger, { tracer: tracing.tracer, metrics });
-  const app = buildApp({
-    deps: built.deps,
-    tracer: tracing.tracer,
-    routePrefix: config.routePrefix,
-    loggerInstance: logger,
-    metrics,
-    recordMessageText: config.recordMessageText,
-  });
+  const service = assembleService(config, urls, logger, options);
+  const { app, metrics } = service;
   await app.ready();
   return {
     app,
     stubs,
-    deps: built.deps,
+    deps: service.deps,
     config,
     logs,
     metrics,
     async close() {
-      await app.close();
-      await built.deps.handoff.drain(2_000);
-      await built.close();
-      await tracing.shutdown();
+      await service.stop(2_000);
+      await service.flushSpans();
       await Promise.all(Object.values(stubs).map((s: StubServer) => s.close()));
     },
   };
