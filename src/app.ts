@@ -70,6 +70,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.log = request.log;
   });
 
+  // A keep-alive connection whose request was in flight at shutdown would otherwise stay open
+  // and hold app.close() until the client drops it: answer it with `Connection: close` instead.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
+
   app.addHook('onResponse', async (request, reply) => {
     const ms = performance.now() - request.startedAt;
     endServerSpan(request.span, reply.statusCode);
