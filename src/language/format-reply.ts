@@ -7,6 +7,11 @@ import type { EngineDataItem } from '../../schemas/engine.schema.ts';
 export const CONCISE_MAX_CHARS = 500;
 
 const LINE_BREAKS = /\r\n?/g;
+const WHITE_SPACE_RUN = /\s+/g;
+const BLANKS_RUN = /[ \t]+/g;
+const EXTRA_BLANK_LINES = /\n{3,}/g;
+const TRAILING_PUNCTUATION = /[\s,;:.-]+$/;
+const UNDERSCORES = /_/g;
 /** A sentence ends at . ! ? … followed by space, but not after an abbreviation ("Dr.", "a.m."). */
 const SENTENCE_END = /(?<![\s(](?:Dr|Mr|Mrs|Ms|Jr|Sr|Sra|Srta|St|Ave|Apt|a\.m|p\.m|e\.g|i\.e|approx)\.)(?<=[.!?…])\s+/i;
 const LIST_MARKER = /^[ \t]*(?:[-*•+]|\d{1,3}[.)])[ \t]+/;
@@ -17,38 +22,46 @@ export function verbose(text: string): string {
   return text
     .replace(LINE_BREAKS, '\n')
     .split('\n')
-    .map((line) => line.replace(/[ \t]+/g, ' ').trimEnd())
+    .map((line) => line.replace(BLANKS_RUN, ' ').trimEnd())
     .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
+    .replace(EXTRA_BLANK_LINES, '\n\n')
     .trim();
 }
 
+/** Markdown markup and what each is replaced with; compiled once, applied in order. */
+const MARKDOWN_RULES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/!\[([^\]]*)\]\([^)]*\)/g, '$1'], // images -> alt text
+  [/\[([^\]]+)\]\([^)]*\)/g, '$1'], // links -> text
+  [/`{1,3}([^`]*)`{1,3}/g, '$1'], // code
+  [/(\*\*|__)(.+?)\1/g, '$2'], // bold
+  [/(?<![\w*])[*_](?!\s)(.+?)(?<!\s)[*_](?![\w*])/g, '$1'], // italics
+  [/~~(.+?)~~/g, '$1'], // strike-through
+  [/^\s{0,3}#{1,6}\s+/gm, ''], // headings
+  [/^\s{0,3}>\s?/gm, ''], // block quotes
+  [LIST_MARKERS, ''], // list bullets
+];
+
 /** Removes Markdown markup, keeping the words. */
 export function stripMarkdown(text: string): string {
-  return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1') // images -> alt text
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1') // links -> text
-    .replace(/`{1,3}([^`]*)`{1,3}/g, '$1') // code
-    .replace(/(\*\*|__)(.+?)\1/g, '$2') // bold
-    .replace(/(?<![\w*])[*_](?!\s)(.+?)(?<!\s)[*_](?![\w*])/g, '$1') // italics
-    .replace(/~~(.+?)~~/g, '$1')
-    .replace(/^\s{0,3}#{1,6}\s+/gm, '') // headings
-    .replace(/^\s{0,3}>\s?/gm, '') // block quotes
-    .replace(LIST_MARKERS, '');
+  let out = text;
+  for (const [pattern, replacement] of MARKDOWN_RULES) out = out.replace(pattern, replacement);
+  return out;
 }
+
+const HIGH_SURROGATE_AT_END = /[\uD800-\uDBFF]$/;
 
 function cutAtWord(sentence: string, max: number): string {
   let room = sentence.slice(0, max - 1);
   // Never leave half of a surrogate pair (an emoji) at the cut.
-  if (/[\uD800-\uDBFF]$/.test(room)) room = room.slice(0, -1);
+  if (HIGH_SURROGATE_AT_END.test(room)) room = room.slice(0, -1);
   const lastSpace = room.lastIndexOf(' ');
   const cut = lastSpace > max / 2 ? room.slice(0, lastSpace) : room;
-  return `${cut.replace(/[\s,;:.-]+$/, '')}…`;
+  return `${cut.replace(TRAILING_PUNCTUATION, '')}…`;
 }
 
 /** `rag`, `fixed`, `adapter`, `spf`: one paragraph, markup removed, whole sentences up to 500 characters. */
 export function concise(text: string, max = CONCISE_MAX_CHARS): string {
-  const paragraph = stripMarkdown(text.replace(LINE_BREAKS, '\n')).replace(/\s+/g, ' ').trim();
+  const paragraph = stripMarkdown(text.replace(LINE_BREAKS, '\n')).replace(WHITE_SPACE_RUN, ' ').trim();
   if (paragraph.length <= max) return paragraph;
   const sentences = paragraph.split(SENTENCE_END);
   let out = '';
@@ -67,14 +80,14 @@ function fieldValue(value: unknown): string | undefined {
     return parts.length > 0 ? parts.join(', ') : undefined;
   }
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value).replace(/\s+/g, ' ').trim();
+  return String(value).replace(WHITE_SPACE_RUN, ' ').trim();
 }
 
 /** One `data` item as a Markdown list line: name in bold, then its fields. */
 export function markdownItem(item: EngineDataItem): string {
   const fields = Object.entries(item)
     .filter(([key]) => key !== 'name')
-    .map(([key, value]) => [key.replace(/_/g, ' '), fieldValue(value)] as const)
+    .map(([key, value]) => [key.replace(UNDERSCORES, ' '), fieldValue(value)] as const)
     .filter((pair): pair is readonly [string, string] => pair[1] !== undefined)
     .map(([key, value]) => `${key}: ${value}`);
   const name = fieldValue(item.name) ?? 'Item';
