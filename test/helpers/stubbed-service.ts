@@ -1,5 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { assembleService, type ExtraTracingOptions } from '../../src/assemble-service.ts';
 import type { Config } from '../../src/config/config.schema.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
@@ -117,4 +118,31 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
       await Promise.all(Object.values(stubs).map((s: StubServer) => s.close()));
     },
   };
+}
+
+export interface StubbedServiceHandle {
+  /** The service of this test file (started in beforeAll, closed in afterAll). */
+  readonly svc: StubbedService;
+  /** `POST /chat_adapter` through `app.inject`. */
+  chat(payload: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+}
+
+/** One stubbed service for the whole test file. */
+export function useStubbedService(env: Record<string, string> = {}, options: StubbedServiceOptions = {}): StubbedServiceHandle {
+  let current: StubbedService | undefined;
+  beforeAll(async () => {
+    current = await startStubbedService(env, options);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  const handle: StubbedServiceHandle = {
+    get svc() {
+      if (current === undefined) throw new Error('the stubbed service is used before beforeAll ran');
+      return current;
+    },
+    chat: (payload, headers = {}) =>
+      handle.svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: payload as object, headers }),
+  };
+  return handle;
 }

@@ -1,32 +1,27 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CALLER_API_KEY, chatRequest, engineReply } from '../helpers/fixtures.ts';
-import { GRAPHQL_AUTHORIZATION, GRAPHQL_ENV_API_KEY, graphqlStubHandler, startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { GRAPHQL_AUTHORIZATION, GRAPHQL_ENV_API_KEY, graphqlStubHandler, startStubbedService, useStubbedService } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 
-let svc: StubbedService;
+const harness = useStubbedService({ ENGINE_TIMEOUT_MS: '400', GRAPHQL_TIMEOUT_MS: '400' });
 /** clientMessageKey -> id, as the GraphQL stub stored them. */
 const storedIds = new Map<string, string>();
-beforeAll(async () => {
-  svc = await startStubbedService({ ENGINE_TIMEOUT_MS: '400', GRAPHQL_TIMEOUT_MS: '400' });
-  svc.stubs.graphql.handle(graphqlStubHandler(storedIds));
-});
-afterAll(async () => {
-  await svc.close();
+beforeAll(() => {
+  harness.svc.stubs.graphql.handle(graphqlStubHandler(storedIds));
 });
 afterEach(() => {
-  svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
-  svc.stubs.graphql.handle(graphqlStubHandler(storedIds));
+  harness.svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+  harness.svc.stubs.graphql.handle(graphqlStubHandler(storedIds));
 });
 
-const chat = (payload: Record<string, unknown> = chatRequest(), headers: Record<string, string> = {}) =>
-  svc.app.inject({ method: 'POST', url: '/chat_adapter', payload, headers });
+const chat = (payload: Record<string, unknown> = chatRequest(), headers: Record<string, string> = {}) => harness.chat(payload, headers);
 
 type GraphqlBody = { query: string; variables: { input: Record<string, unknown> } };
-const graphqlCalls = (from = 0) => svc.stubs.graphql.requests.slice(from).map((r) => ({ ...(r.body as GraphqlBody), headers: r.headers }));
+const graphqlCalls = (from = 0) => harness.svc.stubs.graphql.requests.slice(from).map((r) => ({ ...(r.body as GraphqlBody), headers: r.headers }));
 
 describe('the happy path over real sockets', () => {
   it('stores question then answer, and message_id is the stored answer id', async () => {
-    const before = svc.stubs.graphql.requests.length;
+    const before = harness.svc.stubs.graphql.requests.length;
     const res = await chat();
     expect(res.statusCode).toBe(200);
     const calls = graphqlCalls(before).filter((c) => c.query.includes('createServiceMessage'));
@@ -41,14 +36,14 @@ describe('the happy path over real sockets', () => {
   });
 
   it('sends the three GraphQL headers and never forwards the caller key elsewhere', async () => {
-    const before = svc.stubs.graphql.requests.length;
+    const before = harness.svc.stubs.graphql.requests.length;
     await chat();
     for (const call of graphqlCalls(before)) {
       expect(call.headers['authorization']).toBe(GRAPHQL_AUTHORIZATION);
       expect(call.headers['x-api-key']).toBe(GRAPHQL_ENV_API_KEY);
       expect(call.headers['x-graphql-api-key']).toBe(CALLER_API_KEY);
     }
-    for (const other of [svc.stubs.engine, svc.stubs.handoff, svc.stubs.translate]) {
+    for (const other of [harness.svc.stubs.engine, harness.svc.stubs.handoff, harness.svc.stubs.translate]) {
       expect(JSON.stringify(other.requests)).not.toContain(CALLER_API_KEY);
       expect(JSON.stringify(other.requests)).not.toContain(GRAPHQL_AUTHORIZATION);
     }
@@ -57,14 +52,14 @@ describe('the happy path over real sockets', () => {
   it('forwards only the last 4 history messages, in order', async () => {
     const history = Array.from({ length: 7 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` }));
     await chat(chatRequest({ history }));
-    expect((svc.stubs.engine.requests.at(-1)?.body as { history: unknown[] }).history).toEqual(history.slice(-4));
+    expect((harness.svc.stubs.engine.requests.at(-1)?.body as { history: unknown[] }).history).toEqual(history.slice(-4));
   });
 
   it('carries a W3C traceparent to the engine, continuing the caller trace', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const res = await chat(chatRequest(), { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
     expect(res.json().trace_id).toBe(traceId);
-    expect(svc.stubs.engine.requests.at(-1)?.headers['traceparent']).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
+    expect(harness.svc.stubs.engine.requests.at(-1)?.headers['traceparent']).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
   });
 
   it('reports latency in ms per step and as Server-Timing', async () => {
@@ -99,14 +94,14 @@ describe('downstream failures', () => {
   };
 
   it('engine answering 5xx -> 503, then recovery', async () => {
-    svc.stubs.engine.handle((_req, res) => sendJson(res, 502, { error: 'bad gateway' }));
+    harness.svc.stubs.engine.handle((_req, res) => sendJson(res, 502, { error: 'bad gateway' }));
     await expect503('engine');
-    svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+    harness.svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
     expect((await chat()).statusCode).toBe(200);
   });
 
   it('engine too slow -> 503 within the timeout', async () => {
-    svc.stubs.engine.handle(async (_req, res) => {
+    harness.svc.stubs.engine.handle(async (_req, res) => {
       await new Promise((r) => setTimeout(r, 1500));
       sendJson(res, 200, engineReply());
     });
@@ -116,7 +111,7 @@ describe('downstream failures', () => {
   });
 
   it('engine dropping the connection -> 503', async () => {
-    svc.stubs.engine.handle((_req, res) => {
+    harness.svc.stubs.engine.handle((_req, res) => {
       res.socket?.destroy();
     });
     await expect503('engine');
@@ -127,23 +122,23 @@ describe('downstream failures', () => {
     ['out of contract', JSON.stringify({ response: 'hi', intent: 'x' })],
     ['unknown retrieval_type', JSON.stringify(engineReply({ retrieval_type: 'magic' as never }))],
   ])('engine answering %s -> 503', async (_name, raw) => {
-    svc.stubs.engine.handle((_req, res) => {
+    harness.svc.stubs.engine.handle((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(raw);
     });
     await expect503('engine');
   });
 
   it('GraphQL down -> 503 after bounded retries, then recovery', async () => {
-    const before = svc.stubs.graphql.requests.length;
-    svc.stubs.graphql.handle((_req, res) => sendJson(res, 500, { errors: [{ message: 'db down' }] }));
+    const before = harness.svc.stubs.graphql.requests.length;
+    harness.svc.stubs.graphql.handle((_req, res) => sendJson(res, 500, { errors: [{ message: 'db down' }] }));
     await expect503('graphql');
-    expect(svc.stubs.graphql.requests.length - before).toBe(3);
-    svc.stubs.graphql.handle(graphqlStubHandler());
+    expect(harness.svc.stubs.graphql.requests.length - before).toBe(3);
+    harness.svc.stubs.graphql.handle(graphqlStubHandler());
     expect((await chat()).statusCode).toBe(200);
   });
 
   it('GraphQL answering errors -> 503', async () => {
-    svc.stubs.graphql.handle((_req, res) => sendJson(res, 200, { errors: [{ message: 'nope' }], data: null }));
+    harness.svc.stubs.graphql.handle((_req, res) => sendJson(res, 200, { errors: [{ message: 'nope' }], data: null }));
     await expect503('graphql');
   });
 

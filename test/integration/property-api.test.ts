@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
-import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { useStubbedService } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 
-let svc: StubbedService;
-beforeAll(async () => {
-  svc = await startStubbedService({ PROPERTY_API_TIMEOUT_MS: '300' });
-});
-afterAll(async () => {
-  await svc.close();
-});
+const harness = useStubbedService({ PROPERTY_API_TIMEOUT_MS: '300' });
 
-const chat = (payload: Record<string, unknown>) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload });
+const chat = (payload: Record<string, unknown>) => harness.chat(payload);
 const engineAsks = (adapter_action: 'units' | 'floor_plans' | 'tour_slots' | 'neighborhood') =>
-  svc.stubs.engine.handle((_req, res) =>
+  harness.svc.stubs.engine.handle((_req, res) =>
     sendJson(res, 200, engineReply({ retrieval_type: 'adapter', adapter_action, intent: 'availability', sub_intent: adapter_action, response: 'Checking.' })),
   );
 
 describe('adapter replies answered from the property API (loopback)', () => {
   it('units: the reply is built from the API data', async () => {
     engineAsks('units');
-    svc.stubs.propertyApi.handle((req, res) =>
+    harness.svc.stubs.propertyApi.handle((req, res) =>
       req.path.startsWith('/api/v1/units?propertyId=1234567890123456789')
         ? sendJson(res, 200, { units: [{ id: 7, name: 'B-204', bedrooms: 2, bathrooms: 2, sqft: 1010, rent: 2150, available_date: '2026-01-15' }] })
         : sendJson(res, 404, {}),
@@ -34,26 +28,26 @@ describe('adapter replies answered from the property API (loopback)', () => {
 
   it('Spanish: written directly in Spanish, without a translate call', async () => {
     engineAsks('floor_plans');
-    svc.stubs.propertyApi.handle((_req, res) =>
+    harness.svc.stubs.propertyApi.handle((_req, res) =>
       sendJson(res, 200, { floor_plans: [{ id: 'p1', name: 'The Aspen', bedrooms: 1, bathrooms: 1, sqft: 700, min_rent: 1300, max_rent: 1450 }] }),
     );
-    const before = svc.stubs.translate.requests.length;
+    const before = harness.svc.stubs.translate.requests.length;
     const res = await chat(chatRequest({ message: '¿Qué planos tienen?', spanish_toggle: true }));
     expect(res.json().language).toBe('es');
     expect(res.json().response).toContain('The Aspen');
-    expect(svc.stubs.translate.requests.length).toBe(before);
+    expect(harness.svc.stubs.translate.requests.length).toBe(before);
   });
 
   it.each([
-    ['answering 500', (res: Parameters<Parameters<typeof svc.stubs.propertyApi.handle>[0]>[1]) => sendJson(res, 500, {})],
-    ['answering out of contract', (res: Parameters<Parameters<typeof svc.stubs.propertyApi.handle>[0]>[1]) => sendJson(res, 200, { units: 'many' })],
-    ['too slow', async (res: Parameters<Parameters<typeof svc.stubs.propertyApi.handle>[0]>[1]) => {
+    ['answering 500', (res: Parameters<Parameters<typeof harness.svc.stubs.propertyApi.handle>[0]>[1]) => sendJson(res, 500, {})],
+    ['answering out of contract', (res: Parameters<Parameters<typeof harness.svc.stubs.propertyApi.handle>[0]>[1]) => sendJson(res, 200, { units: 'many' })],
+    ['too slow', async (res: Parameters<Parameters<typeof harness.svc.stubs.propertyApi.handle>[0]>[1]) => {
       await new Promise((r) => setTimeout(r, 800));
       sendJson(res, 200, { units: [] });
     }],
   ])('property API %s: a polite reply, never a 5xx', async (_name, respond) => {
     engineAsks('units');
-    svc.stubs.propertyApi.handle((_req, res) => respond(res));
+    harness.svc.stubs.propertyApi.handle((_req, res) => respond(res));
     const res = await chat(chatRequest({ message: 'Do you have any units available?' }));
     expect(res.statusCode).toBe(200);
     expect(res.json().not_available).toEqual(['units']);
@@ -62,14 +56,14 @@ describe('adapter replies answered from the property API (loopback)', () => {
 
   it('caches the API token per property', async () => {
     let calls = 0;
-    svc.stubs.propertyApi.handle((req, res) => {
+    harness.svc.stubs.propertyApi.handle((req, res) => {
       calls++;
       sendJson(res, 200, { token: `token-for-${new URL(req.path, 'http://x').searchParams.get('propertyId')}` });
     });
-    expect(await svc.deps.propertyApi.apiToken('1234567890123456789')).toBe('token-for-1234567890123456789');
-    expect(await svc.deps.propertyApi.apiToken('1234567890123456789')).toBe('token-for-1234567890123456789');
+    expect(await harness.svc.deps.propertyApi.apiToken('1234567890123456789')).toBe('token-for-1234567890123456789');
+    expect(await harness.svc.deps.propertyApi.apiToken('1234567890123456789')).toBe('token-for-1234567890123456789');
     expect(calls).toBe(1);
-    expect(await svc.deps.propertyApi.apiToken('9876543210987654321')).toBe('token-for-9876543210987654321');
+    expect(await harness.svc.deps.propertyApi.apiToken('9876543210987654321')).toBe('token-for-9876543210987654321');
     expect(calls).toBe(2);
   });
 });

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
-import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { useStubbedService } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 
-let svc: StubbedService;
-beforeAll(async () => {
-  svc = await startStubbedService();
-});
-afterAll(async () => {
-  await svc.close();
-});
+const harness = useStubbedService();
 
-const chat = (payload: Record<string, unknown>) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload });
-const engineCalls = () => svc.stubs.engine.requests.length;
+const chat = (payload: Record<string, unknown>) => harness.chat(payload);
+const engineCalls = () => harness.svc.stubs.engine.requests.length;
 
 describe('session cache in the chat flow (in-process)', () => {
   it('reuses a fixed reply for the same question without calling the engine', async () => {
@@ -39,13 +33,13 @@ describe('session cache in the chat flow (in-process)', () => {
   });
 
   it('never reuses node or adapter replies', async () => {
-    svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply({ retrieval_type: 'adapter', adapter_action: 'units', response: 'Units.' })));
+    harness.svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply({ retrieval_type: 'adapter', adapter_action: 'units', response: 'Units.' })));
     const session_id = newSessionId();
     await chat(chatRequest({ session_id, message: 'Which apartments are available right now?' }));
     const before = engineCalls();
     await chat(chatRequest({ session_id, message: 'Which apartments are available right now?' }));
     expect(engineCalls()).toBe(before + 1);
-    svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+    harness.svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
   });
 
   it('does not share entries between tenants', async () => {
@@ -62,7 +56,7 @@ describe('session cache in the chat flow (in-process)', () => {
     await chat(chatRequest({ session_id, message: 'Hello, I am looking for an apartment' }));
     await chat(chatRequest({ session_id, message: 'Is there a gym in the building?' }));
     await chat(chatRequest({ session_id, message: 'And a swimming pool as well?' }));
-    const history = (svc.stubs.engine.requests.at(-1)?.body as { history: { role: string; content: string }[] }).history;
+    const history = (harness.svc.stubs.engine.requests.at(-1)?.body as { history: { role: string; content: string }[] }).history;
     expect(history).toHaveLength(4);
     expect(history.map((h) => h.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(history[2]?.content).toBe('Is there a gym in the building?');

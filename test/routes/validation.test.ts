@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatRequest } from '../helpers/fixtures.ts';
-import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { useStubbedService } from '../helpers/stubbed-service.ts';
 
-let svc: StubbedService;
-beforeAll(async () => {
-  svc = await startStubbedService();
-});
-afterAll(async () => {
-  await svc.close();
-});
-
-const post = (payload: unknown, headers: Record<string, string> = {}) =>
-  svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: payload as object, headers });
+const harness = useStubbedService();
+const post = (payload: unknown, headers: Record<string, string> = {}) => harness.chat(payload, headers);
 
 /** Asserts the exact 400 body of CONTRACTS 2 and that its message names `field`. */
 async function expect400(payload: unknown, field: string, headers: Record<string, string> = {}) {
@@ -45,7 +37,7 @@ describe('accepted forms', () => {
   ])('%s = %s', async (field, value) => {
     const res = await post(chatRequest({ [field]: value }));
     expect(res.statusCode).toBe(200);
-    expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject(field === 'graphql_api_key' ? {} : { [field]: value });
+    expect(harness.svc.stubs.engine.requests.at(-1)?.body).toMatchObject(field === 'graphql_api_key' ? {} : { [field]: value });
   });
 
   it('accepts application/json with a charset', async () => {
@@ -57,13 +49,13 @@ describe('accepted forms', () => {
     const message = 'é'.repeat(4000);
     const res = await post(chatRequest({ message: `  \n${message}\t ` }));
     expect(res.statusCode).toBe(200);
-    expect((svc.stubs.engine.requests.at(-1)?.body as { message: string }).message).toBe(message);
+    expect((harness.svc.stubs.engine.requests.at(-1)?.body as { message: string }).message).toBe(message);
   });
 
   it('fills the documented defaults and drops unknown members before the engine', async () => {
     const res = await post(chatRequest({ surprise: 'x', nested_unknown: { a: 1 } }));
     expect(res.statusCode).toBe(200);
-    const forwarded = svc.stubs.engine.requests.at(-1)?.body as Record<string, unknown>;
+    const forwarded = harness.svc.stubs.engine.requests.at(-1)?.body as Record<string, unknown>;
     expect(forwarded).toMatchObject({ spanish_support_enabled: false, spanish_toggle: false, is_first_entry: false, language: 'en' });
     expect(forwarded).not.toHaveProperty('surprise');
     expect(forwarded).not.toHaveProperty('nested_unknown');
@@ -165,13 +157,13 @@ describe('other statuses', () => {
   });
 
   it('404 for an unknown path', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: '/chat' });
+    const res = await harness.svc.app.inject({ method: 'GET', url: '/chat' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ detail: 'Not Found' });
   });
 
   it('heartbeat', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: '/heartbeat' });
+    const res = await harness.svc.app.inject({ method: 'GET', url: '/heartbeat' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: 1 });
   });
