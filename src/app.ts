@@ -5,6 +5,7 @@ import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
 import type { Deps } from './pipeline/deps.ts';
 import type { StepTiming } from './pipeline/runner.ts';
+import { latencyFrom, serverTiming } from './chat-pipeline.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { registerRoutes } from './http/routes.ts';
@@ -102,6 +103,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const log = { status: mapped.status, ...describeError(err) };
     if (mapped.defect) request.log.error({ ...log, stack: stackFrames(err) }, 'request failed');
     else request.log.warn(log, 'request rejected');
+    // The steps that ran before the failure (e.g. a slow engine before a 503) are timed too.
+    if (request.timings.length > 0) {
+      void reply.header('server-timing', serverTiming(latencyFrom(request.timings, performance.now() - request.startedAt, false)));
+    }
     void reply.code(mapped.status).send(mapped.body);
   });
 
