@@ -44,13 +44,20 @@ export async function startTestRedis(): Promise<TestRedis> {
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
+    let spawnError: Error | undefined;
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
+    child.on('error', (err) => {
+      spawnError = err;
+    });
     for (let i = 0; i < 100; i += 1) {
       if (await pingOnce(port)) return;
-      if (child.exitCode !== null) break;
+      if (spawnError !== undefined || child.exitCode !== null) break;
       await sleep(50);
+    }
+    if ((spawnError as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+      throw new Error('redis-server is not installed: the Redis tests need it (apt-get install redis-server; .ci/run does this)');
     }
     throw new Error(`redis-server did not answer on port ${port}`);
   }
