@@ -69,7 +69,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   });
   const cacheLookups = new Counter({
     name: 'chat_adapter_cache_lookups_total',
-    help: 'Session cache lookups, by result (hit, miss, error).',
+    help: 'Session cache: hit or miss once per chat; error once per failed backend read or write (a chat whose read failed is also a miss).',
     labelNames: ['result'] as const,
     registers,
   });

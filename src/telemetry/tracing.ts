@@ -1,4 +1,4 @@
-import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
+import { context, propagation, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -82,9 +82,4 @@ export function createTracing(options: TracingOptions): Tracing {
         options.onExportError?.(`at shutdown: ${err instanceof Error ? err.message : String(err)}`);
       }),
   };
-}
-
-/** The trace id of the active span (32 lowercase hex). */
-export function activeTraceId(): string | undefined {
-  return trace.getActiveSpan()?.spanContext().traceId;
 }
