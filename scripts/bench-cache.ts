@@ -8,7 +8,8 @@
  */
 import { createMemoryCache } from '../src/cache/memory-cache.ts';
 import type { SessionKey, Turn } from '../src/cache/session-cache.ts';
-import { findReusableAnswer, SIMILARITY_THRESHOLD } from '../src/cache/similarity.ts';
+import { findReusableAnswer } from '../src/cache/reuse-policy.ts';
+import { SIMILARITY_THRESHOLD } from '../src/cache/similarity.ts';
 
 const SESSIONS = Number(process.argv[2] ?? 100_000);
 const WORDS = ('apartment lease rent parking pool gym pets dogs cats deposit utilities water trash internet tour ' +

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { createMemoryCache } from '../src/cache/memory-cache.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 import { createTracing } from '../src/telemetry/tracing.ts';
 
 const total = Number(process.argv[2] ?? 20_000);

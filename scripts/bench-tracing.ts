@@ -53,14 +53,11 @@ async function runStubs(): Promise<void> {
   process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 }
 
-/** The service as src/service.ts will build it, with one tracing mode. */
+/** The service as src/compose.ts builds it, with one tracing mode. */
 async function runService(mode: Mode, stub: string): Promise<void> {
   const { loadConfig } = await import('../src/config/load-config.ts');
-  const { createDeps } = await import('../src/deps.ts');
-  const { buildApp } = await import('../src/app.ts');
+  const { composeService } = await import('../src/compose.ts');
   const { createLogger } = await import('../src/telemetry/logger.ts');
-  const { createMetrics } = await import('../src/telemetry/metrics.ts');
-  const { createTracing } = await import('../src/telemetry/tracing.ts');
   const config = loadConfig({
     ENVIRONMENT: 'qa',
     ...Object.fromEntries(['ENGINE_URL', 'TRANSLATE_URL', 'HANDOFF_URL', 'PROPERTY_API_URL'].map((v) => [v, stub])),
@@ -71,16 +68,9 @@ async function runService(mode: Mode, stub: string): Promise<void> {
     ...(mode === 'otlp' && { OTEL_EXPORTER_OTLP_ENDPOINT: stub }),
   });
   const noop: SpanExporter = { export: (_spans, done) => done({ code: ExportResultCode.SUCCESS }), shutdown: async () => {} };
-  const tracing = createTracing({
-    disabled: config.disableTracing,
-    otlpEndpoint: config.otlpEndpoint,
-    spanProcessors: mode === 'on' ? [new BatchSpanProcessor(noop)] : [],
-  });
   // The one log line per request is written, as in production, to a sink that costs no disk.
   const logger = createLogger('info', pino.destination({ dest: '/dev/null', sync: false }));
-  const metrics = createMetrics();
-  const built = createDeps(config, config.urls as Required<typeof config.urls>, logger, { tracer: tracing.tracer, metrics });
-  const app = buildApp({ deps: built.deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: logger, metrics });
+  const { app } = await composeService(config, logger, { spanProcessors: mode === 'on' ? [new BatchSpanProcessor(noop)] : [] });
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.on('message', (msg) => {
     if (msg === 'cpu') process.send?.({ cpu: process.cpuUsage() });

@@ -7,8 +7,8 @@
  * domain lower-cased for emails, names capitalised); a wrong value counts against both figures.
  */
 import { readFileSync } from 'node:fs';
-import { extractContact } from '../src/language/contacts.ts';
-import { findNameWithEntitiesOnly } from '../src/language/contact-name.ts';
+import { extractContact } from '../src/contacts/find-contact.ts';
+import { findNameWithEntitiesOnly } from '../src/contacts/name.ts';
 
 export interface ContactCase { text: string; name: string | null; phone: string | null; email: string | null }
 export interface FieldScore { precision: number; recall: number; reported: number; labelled: number; right: number }

@@ -3,9 +3,9 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
-import type { Deps } from './pipeline/deps.ts';
+import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
-import { latencyFrom, serverTiming } from './chat-pipeline.ts';
+import { latencyFrom, serverTiming } from './pipeline/latency.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { registerRoutes } from './http/routes.ts';

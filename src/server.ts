@@ -1,7 +1,8 @@
+/** The process: configuration, logger, listen, graceful close. Everything else is wired by compose.ts. */
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config/load-config.ts';
 import { ConfigError } from './config/env-parsers.ts';
-import { startService } from './service.ts';
+import { composeService } from './compose.ts';
 import { createLogger } from './telemetry/logger.ts';
 
 function configOrExit() {
@@ -19,8 +20,9 @@ function configOrExit() {
 
 const config = configOrExit();
 const logger = createLogger(config.logLevel);
-const service = await startService(config, logger);
-logger.info({ url: service.url, environment: config.environment }, 'chat adapter listening');
+const service = await composeService(config, logger);
+const url = await service.app.listen({ port: config.port, host: config.host });
+logger.info({ url, environment: config.environment }, 'chat adapter listening');
 
 closeWithGrace({ delay: config.shutdownGraceMs + 5_000, logger: { error: (m: unknown) => logger.error({ reason: String(m) }, 'shutdown') } }, async ({ signal, err }) => {
   if (err) logger.error({ error: err.name, reason: err.message }, 'shutting down after an unexpected error');

@@ -7,9 +7,9 @@ import {
   describeUnits,
   notAvailableNow,
   toursByOffice,
-} from '../src/language/property-answers.ts';
+} from '../src/reply/property-answers.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 
 const UTC_OFFSET = /([+-]\d{2}:\d{2})$/;
 

@@ -1,6 +1,6 @@
 import type { EngineRequest } from '../schemas/engine.schema.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
  * The engine request of CONTRACTS 3.1, built member by member so that nothing else the caller sent

@@ -1,4 +1,4 @@
-import { chooseReplyLanguage } from '../src/language/detect-language.ts';
+import { chooseReplyLanguage } from '../src/language/reply-language.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 
 /**

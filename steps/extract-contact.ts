@@ -1,7 +1,7 @@
 import type { CountryCode } from 'libphonenumber-js';
-import { extractContact as findContact } from '../src/language/contacts.ts';
+import { extractContact as findContact } from '../src/contacts/find-contact.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 import { CONTACT_SUB_INTENTS } from '../src/pipeline/rules.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { concise, formatByRetrievalType } from '../src/language/format-reply.ts';
+import { concise, formatByRetrievalType } from '../src/reply/reply-styles.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 
 /** Rule 5: the reply is formatted by retrieval type (verbose, Markdown or concise; CONTRACTS 4). */

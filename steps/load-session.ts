@@ -1,5 +1,5 @@
 import type { ChatContext, ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 import { sessionKeyOf } from '../src/pipeline/session-key.ts';
 
 /**

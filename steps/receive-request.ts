@@ -1,5 +1,5 @@
 import type { ChatContext, ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
  * Rule 1: the request is received. The message is taken with surrounding white space trimmed, and

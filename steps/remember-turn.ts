@@ -1,5 +1,5 @@
 import { need, type ChatContext } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 import { sessionKeyOf } from '../src/pipeline/session-key.ts';
 
 /** SPEC 2.5: the question and the reply delivered are kept for the session (last 8 messages, TTL). */

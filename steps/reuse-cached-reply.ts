@@ -1,6 +1,6 @@
-import { findReusableAnswer } from '../src/cache/similarity.ts';
+import { findReusableAnswer } from '../src/cache/reuse-policy.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
  * CONTRACTS 5: a question that is the same as an earlier one of this session (similarity >= 0.98,

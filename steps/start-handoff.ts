@@ -1,5 +1,5 @@
 import { need, type ChatContext } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 
 /** Rule 8: the agent handoff is started in the background; the reply never waits for it. */
 export function startHandoff(ctx: Readonly<ChatContext>, deps: Deps): void {

@@ -1,5 +1,5 @@
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 import { messageInput } from '../src/pipeline/message-input.ts';
 
 /** Rule 7: the question is stored with `createServiceMessage`. */

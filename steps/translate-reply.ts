@@ -1,5 +1,5 @@
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
  * SPEC 1 item 6, CONTRACTS 3.2: when the reply should be Spanish and the text is English, the

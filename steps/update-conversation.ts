@@ -1,6 +1,6 @@
 import type { UpdateServiceConversationInput } from '../schemas/graphql.schema.ts';
 import { need, type ChatContext } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/deps.ts';
+import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
  * Rule 6 (second half, CONTRACTS 3.4): `updateServiceConversation` records the extracted contact

@@ -14,7 +14,7 @@
  * timeout, at most one retry, and our own deadline on every call; ioredis keeps reconnecting in
  * the background (at most 1 s apart), so the cache works again as soon as Redis is back.
  */
-import { Redis } from 'ioredis';
+import { connectRedis, DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../shared-state/redis-connection.ts';
 import { isCachedAnswer, isHistoryItem, parseList, results, sessionKeys } from './redis-session-data.ts';
 import {
   MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, silentCacheEvents, toError, turnRecords,
@@ -37,7 +37,6 @@ export interface RedisSessionCache extends SessionCache {
   ping(): Promise<boolean>;
 }
 
-export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 200;
 
 /** Rejects after `ms` so that no call can outlive the timeout, whatever the client does. */
 function withDeadline<T>(work: Promise<T>, ms: number, operation: string): Promise<T> {
@@ -56,24 +55,7 @@ export function createRedisCache(opts: RedisCacheOptions): RedisSessionCache {
   const timeoutMs = opts.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const ttlMs = Math.ceil(opts.ttlSeconds * 1000);
   const prefix = opts.keyPrefix ?? 'chat-adapter:session:';
-  const client = new Redis(opts.url, {
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
-    connectTimeout: Math.max(1000, timeoutMs),
-    retryStrategy: (times: number) => Math.min(100 * times, 1000),
-  });
-
-  // One report per outage, not one per reconnect attempt; the flag clears once Redis is back.
-  let connectionReported = false;
-  client.on('error', (err: Error) => {
-    if (connectionReported) return;
-    connectionReported = true;
-    events.error('connection', err);
-  });
-  client.on('ready', () => {
-    connectionReported = false;
-  });
+  const client = connectRedis(opts.url, { commandTimeoutMs: timeoutMs, onOutage: (err) => events.error('connection', err) });
 
   return {
     kind: 'redis',

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HandoffRequest } from '../../schemas/handoff.schema.ts';
-import type { Logger } from '../pipeline/deps.ts';
+import type { Logger } from '../pipeline/ports.ts';
 import { postAccepted, type HttpParty } from './http-json.ts';
 
 export interface HandoffOptions {

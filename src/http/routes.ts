@@ -6,9 +6,10 @@ import { ChatRequestSchema } from '../../schemas/chat-request.schema.ts';
 import { ChatResponseSchema } from '../../schemas/chat-response.schema.ts';
 import { DetailTextSchema, DetailWithTraceSchema } from '../../schemas/errors.schema.ts';
 import { HeartbeatSchema } from '../../schemas/heartbeat.schema.ts';
-import { chatPipeline, latencyFrom, serverTiming } from '../chat-pipeline.ts';
+import { chatPipeline } from '../../steps/chat-pipeline.ts';
+import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
 import type { ChatContext } from '../pipeline/context.ts';
-import type { Deps } from '../pipeline/deps.ts';
+import type { Deps } from '../pipeline/ports.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { stepSpans } from '../telemetry/step-span.ts';
 

@@ -43,21 +43,3 @@ export function detectLanguage(text: string): DetectedLanguage {
   if (english - spanish >= MARGIN) return 'en';
   return 'unknown';
 }
-
-/**
- * Reply language per CONTRACTS 3.2: 'es' whenever `spanishToggle` is on; otherwise 'es' only when
- * Spanish support is enabled and the message is Spanish. A message without language evidence keeps
- * the session's language (default 'en'); with Spanish support off (and no toggle) it is always 'en'.
- */
-export function chooseReplyLanguage(input: {
-  message: string;
-  spanishToggle: boolean;
-  spanishSupportEnabled: boolean;
-  sessionLanguage?: 'en' | 'es' | undefined;
-}): 'en' | 'es' {
-  if (input.spanishToggle) return 'es';
-  if (!input.spanishSupportEnabled) return 'en';
-  const detected = detectLanguage(input.message);
-  if (detected === 'unknown') return input.sessionLanguage ?? 'en';
-  return detected;
-}

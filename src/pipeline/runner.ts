@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { DownstreamError, RequestValidationError, StepError } from '../errors.ts';
 import type { ChatContext, ContextPatch } from './context.ts';
-import type { Deps } from './deps.ts';
+import type { Deps } from './ports.ts';
 
 /** A processing rule: reads the context and its dependencies, returns what it adds. */
 export type Step = (ctx: Readonly<ChatContext>, deps: Deps) => Promise<ContextPatch | void> | ContextPatch | void;

@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 
-/** The logging methods the pipeline uses (see src/pipeline/deps.ts `Logger`). */
+/** The logging methods the pipeline uses (see src/pipeline/ports.ts `Logger`). */
 export interface LevelLogger {
   debug(obj: object, msg: string): void;
   info(obj: object, msg: string): void;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineReply } from '../../schemas/engine.schema.ts';
 import type { CachedAnswer, SessionEntry } from '../../src/cache/session-cache.ts';
-import { findReusableAnswer, similarity, SIMILARITY_THRESHOLD } from '../../src/cache/similarity.ts';
+import { findReusableAnswer } from '../../src/cache/reuse-policy.ts';
+import { similarity, SIMILARITY_THRESHOLD } from '../../src/cache/similarity.ts';
 
 function answer(question: string, retrieval_type: EngineReply['retrieval_type'] = 'rag', extra: Partial<CachedAnswer> = {}): CachedAnswer {
   const reply: EngineReply = { response: `Reply to: ${question}`, intent: 'faq', sub_intent: 'general', retrieval_type };

@@ -4,15 +4,16 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
-import { startService, type RunningService } from '../../src/service.ts';
+import { composeService, type ComposedService } from '../../src/compose.ts';
 
 /**
  * The README's "Try it" examples against `ENVIRONMENT=local`: the real service, the embedded
  * reference parties, real HTTP and a real SQLite file; nothing stubbed.
  */
-let service: RunningService;
+let service: ComposedService;
 let dataDir: string;
 let graphqlUrl: string;
+let serviceUrl: string;
 
 const base = {
   propertyId: '1234567890123456789',
@@ -23,7 +24,7 @@ const base = {
 };
 
 async function chat(body: Record<string, unknown>) {
-  const res = await fetch(`${service.url}/chat_adapter`, {
+  const res = await fetch(`${serviceUrl}/chat_adapter`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ ...base, ...body }),
@@ -47,7 +48,8 @@ async function conversation(id: string) {
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chat-adapter-e2e-'));
   const config = loadConfig({ ENVIRONMENT: 'local', PORT: '0', HOST: '127.0.0.1', LOCAL_DATA_DIR: dataDir, LOCAL_STACK_BASE_PORT: '0' });
-  service = await startService(config, pino({ level: 'silent' }));
+  service = await composeService(config, pino({ level: 'silent' }));
+  serviceUrl = await service.app.listen({ port: 0, host: '127.0.0.1' });
   graphqlUrl = service.localUrls.graphql ?? '';
 });
 afterAll(async () => {

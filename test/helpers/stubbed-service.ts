@@ -1,10 +1,10 @@
 import { afterAll, beforeAll } from 'vitest';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { assembleService, type ExtraTracingOptions } from '../../src/assemble-service.ts';
+import { composeService, type ExtraTracingOptions } from '../../src/compose.ts';
 import type { Config } from '../../src/config/config.schema.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
-import type { Deps } from '../../src/pipeline/deps.ts';
+import type { Deps } from '../../src/pipeline/ports.ts';
 import { createLogger } from '../../src/telemetry/logger.ts';
 import type { Metrics } from '../../src/telemetry/metrics.ts';
 import { engineReply } from './fixtures.ts';
@@ -91,6 +91,7 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     GRAPHQL_AUTHORIZATION,
     GRAPHQL_API_KEY: GRAPHQL_ENV_API_KEY,
     LOG_LEVEL: 'debug',
+    SHUTDOWN_GRACE_MS: '2000',
     ...env,
   });
   const logs: string[] = [];
@@ -101,8 +102,7 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const urls = { ...config.urls } as Record<keyof Stubs, string>;
-  const service = assembleService(config, urls, logger, options);
+  const service = await composeService(config, logger, options);
   const { app, metrics } = service;
   await app.ready();
   return {
@@ -113,8 +113,7 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     logs,
     metrics,
     async close() {
-      await service.stop(2_000);
-      await service.flushSpans();
+      await service.close();
       await Promise.all(Object.values(stubs).map((s: StubServer) => s.close()));
     },
   };

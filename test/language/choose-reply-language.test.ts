@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseReplyLanguage } from '../../src/language/detect-language.ts';
+import { chooseReplyLanguage } from '../../src/language/reply-language.ts';
 
 const choose = (message: string, spanishToggle: boolean, spanishSupportEnabled: boolean, sessionLanguage?: 'en' | 'es') =>
   chooseReplyLanguage({ message, spanishToggle, spanishSupportEnabled, sessionLanguage });

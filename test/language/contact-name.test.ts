@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractContact } from '../../src/language/contacts.ts';
+import { extractContact } from '../../src/contacts/find-contact.ts';
 
 const name = (text: string): string | null => extractContact(text, { defaultRegion: 'US' }).name;
 

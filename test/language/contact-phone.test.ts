@@ -1,7 +1,7 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
-import { extractContact } from '../../src/language/contacts.ts';
-import { findPhones } from '../../src/language/contact-phone.ts';
+import { extractContact } from '../../src/contacts/find-contact.ts';
+import { findPhones } from '../../src/contacts/phone.ts';
 
 const phone = (text: string, defaultRegion: 'US' | 'MX' | 'ES' | 'GB' = 'US'): string | null =>
   extractContact(text, { defaultRegion }).phone;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FloorPlan, TimeSlot, Unit } from '../../schemas/property-api.schema.ts';
 import {
   describeFloorPlans, describeNeighborhood, describeTourSlots, describeUnits, notAvailableNow, toursByOffice,
-} from '../../src/language/property-answers.ts';
+} from '../../src/reply/property-answers.ts';
 
 const now = new Date('2025-03-10T12:00:00Z');
 const unit = (name: string, rent: number, bedrooms: number, available_date: string, sqft = 750, bathrooms = 1): Unit =>

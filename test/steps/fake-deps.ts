@@ -7,7 +7,7 @@ import type {
 import type { HandoffRequest } from '../../schemas/handoff.schema.ts';
 import { createMemoryCache } from '../../src/cache/memory-cache.ts';
 import type { SessionCache } from '../../src/cache/session-cache.ts';
-import type { Deps, PropertyApi } from '../../src/pipeline/deps.ts';
+import type { Deps, PropertyApi } from '../../src/pipeline/ports.ts';
 import { engineReply } from '../helpers/fixtures.ts';
 
 /** The id every step gets from `deps.newId()`: pinned so tests can assert where it ends up. */

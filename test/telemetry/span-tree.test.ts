@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { chatPipeline } from '../../src/chat-pipeline.ts';
+import { chatPipeline } from '../../steps/chat-pipeline.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { graphqlStubHandler } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';

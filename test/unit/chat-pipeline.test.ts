@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chatPipeline, latencyFrom, serverTiming } from '../../src/chat-pipeline.ts';
+import { chatPipeline } from '../../steps/chat-pipeline.ts';
+import { latencyFrom, serverTiming } from '../../src/pipeline/latency.ts';
 import type { StepTiming } from '../../src/pipeline/runner.ts';
 
 const TIMINGS: StepTiming[] = [

@@ -8,7 +8,7 @@ import {
   replyStyle,
   stripMarkdown,
   verbose,
-} from '../../src/language/format-reply.ts';
+} from '../../src/reply/reply-styles.ts';
 import type { EngineDataItem } from '../../schemas/engine.schema.ts';
 
 /** A data item with any fields, as the engine sends them (the static type names only `name`). */

@@ -5,9 +5,9 @@
  * that are not addressed to somebody else ("Hi Sarah", "speak with Maria Lopez").
  */
 import nlp from 'compromise';
-import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, SIGN_OFF } from './contact-name-words.ts';
-import { fold } from './contact-name-lexicon.ts';
-import { readNameAt } from './contact-name-parse.ts';
+import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, SIGN_OFF } from './name-words.ts';
+import { fold } from './name-lexicon.ts';
+import { readNameAt } from './name-parse.ts';
 
 interface Candidate { at: number; name: string }
 

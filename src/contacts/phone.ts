@@ -4,7 +4,7 @@
  * only checks lengths and leading digits, so more digit runs from prices or IDs pass as "valid").
  */
 import { findPhoneNumbersInText, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
-import { findEmails } from './contact-email.ts';
+import { findEmails } from './email.ts';
 
 // NANP 555-0100..555-0199 is reserved for fiction: libphonenumber calls it valid, but nobody can be
 // reached there, so it is reported like any other invalid number (not at all).

@@ -4,9 +4,9 @@
  * without a country code.
  */
 import type { CountryCode } from 'libphonenumber-js';
-import { findEmail } from './contact-email.ts';
-import { findName } from './contact-name.ts';
-import { findPhone } from './contact-phone.ts';
+import { findEmail } from './email.ts';
+import { findName } from './name.ts';
+import { findPhone } from './phone.ts';
 
 export interface ExtractedContact { name: string | null; phone: string | null; email: string | null }
 

@@ -3,8 +3,8 @@
  * and..."), word by word, and returns it capitalised sensibly, or null when the words there are not a
  * name ("I'm |interested", "soy |estudiante").
  */
-import { NOT_A_NAME, PARTICLES, SUFFIXES, TITLES } from './contact-name-words.ts';
-import { fold, isKnownName, isOtherKnownWord, isPlaceName } from './contact-name-lexicon.ts';
+import { NOT_A_NAME, PARTICLES, SUFFIXES, TITLES } from './name-words.ts';
+import { fold, isKnownName, isOtherKnownWord, isPlaceName } from './name-lexicon.ts';
 
 const MAX_NAME_WORDS = 4; // particles ("de la") not counted
 // One word: letters (accents included) joined by apostrophes or hyphens, then an optional full stop.
