@@ -48,7 +48,7 @@ const body = JSON.stringify({
 
 async function run(disableTracing: boolean): Promise<void> {
   const tracing = createTracing({ disabled: disableTracing });
-  const app = buildApp({ deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: pino({ level: 'silent' }) });
+  const app = buildApp({ deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: pino({ level: 'silent' }), requestTimeoutMs: 25_000 });
   await app.ready();
   const request = { method: 'POST' as const, url: '/chat_adapter', payload: body, headers: { 'content-type': 'application/json' } };
   for (let i = 0; i < 2000; i++) await app.inject(request); // warm-up: JIT and schema compilation

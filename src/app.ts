@@ -34,6 +34,8 @@ export interface AppOptions {
   readonly metrics?: Metrics;
   /** TRACE_MESSAGE_TEXT: the message goes on the askEngine span. Default false. */
   readonly recordMessageText?: boolean;
+  /** REQUEST_TIMEOUT_MS (CONTRACTS 6.1): the deadline of every chat. */
+  readonly requestTimeoutMs: number;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -114,7 +116,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     options.deps,
     (request, run) => context.with(trace.setSpan(context.active(), request.span), run),
     options.tracer,
-    { metrics: options.metrics, recordMessageText: options.recordMessageText ?? false },
+    { metrics: options.metrics, recordMessageText: options.recordMessageText ?? false, requestTimeoutMs: options.requestTimeoutMs },
   );
   void app.register(routes);
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });

@@ -149,6 +149,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     loggerInstance: logger,
     metrics,
     recordMessageText: config.recordMessageText,
+    requestTimeoutMs: config.requestTimeoutMs,
   });
 
   let closing: Promise<void> | undefined;

@@ -48,4 +48,6 @@ export interface Config {
   /** Local parties listen on this + 1..5; 0 = free ports. */
   readonly localStackBasePort: number;
   readonly shutdownGraceMs: number;
+  /** CONTRACTS 6.1: every chat is answered within this many ms. */
+  readonly requestTimeoutMs: number;
 }

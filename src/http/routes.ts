@@ -35,10 +35,12 @@ export interface RouteTelemetry {
   readonly metrics?: Metrics | undefined;
   /** TRACE_MESSAGE_TEXT: the message goes on the askEngine span. */
   readonly recordMessageText?: boolean;
+  /** REQUEST_TIMEOUT_MS (CONTRACTS 6.1). */
+  readonly requestTimeoutMs: number;
 }
 
 /** `GET /heartbeat`, `POST /chat_adapter` (SPEC 4) and `GET /metrics`. */
-export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, tracer: Tracer, telemetry: RouteTelemetry = {}): FastifyPluginAsync {
+export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, tracer: Tracer, telemetry: RouteTelemetry): FastifyPluginAsync {
   const spanOptions = { recordMessageText: telemetry.recordMessageText ?? false };
   const metrics = telemetry.metrics;
 
@@ -56,7 +58,12 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     }
 
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses } }, async (request, reply) => {
-      const ctx: ChatContext = { request: request.body, traceId: request.traceId, idempotencyKey: idempotencyKey(request) };
+      const ctx: ChatContext = {
+        request: request.body,
+        traceId: request.traceId,
+        idempotencyKey: idempotencyKey(request),
+        deadlineAt: request.startedAt + telemetry.requestTimeoutMs,
+      };
       const instrument = stepSpans(tracer, ctx, spanOptions);
       await inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, instrument));
       if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);

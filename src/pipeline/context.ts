@@ -26,6 +26,11 @@ export interface ChatContext {
   readonly traceId: string;
   /** The caller's `Idempotency-Key` header, if any. */
   readonly idempotencyKey: string | undefined;
+  /**
+   * CONTRACTS 6.1: when the chat must be answered, on the `performance.now()` clock (ms). Every
+   * downstream call and every wait gets at most what is left.
+   */
+  readonly deadlineAt: number;
 
   /** Base of `clientMessageKey`: the idempotency key, or a fresh UUID. Never derived from the trace id. */
   requestId?: string;
@@ -49,7 +54,7 @@ export interface ChatContext {
 }
 
 /** The mutable part of the context: what a step may return. */
-export type ContextPatch = Partial<Omit<ChatContext, 'request' | 'traceId' | 'idempotencyKey'>>;
+export type ContextPatch = Partial<Omit<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt'>>;
 
 /** Reads a member an earlier step must have set; its absence is a defect in the step order. */
 export function need<K extends keyof ChatContext>(ctx: Readonly<ChatContext>, key: K): NonNullable<ChatContext[K]> {

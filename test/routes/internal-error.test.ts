@@ -9,7 +9,7 @@ describe('an unexpected error', () => {
   it('is a 500 in the documented shape, without stack or internals, and the service keeps serving', async () => {
     const { deps } = fakeDeps({ engine: new TypeError("Cannot read properties of undefined (reading 'secretInternalField')") });
     const tracing = createTracing({ disabled: false });
-    const app = buildApp({ deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: pino({ level: 'silent' }) });
+    const app = buildApp({ deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: pino({ level: 'silent' }), requestTimeoutMs: 25_000 });
     try {
       const res = await app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() });
       expect(res.statusCode).toBe(500);
