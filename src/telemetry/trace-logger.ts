@@ -1,12 +1,5 @@
 import { trace } from '@opentelemetry/api';
-
-/** The logging methods the pipeline uses (see src/pipeline/ports.ts `Logger`). */
-export interface LevelLogger {
-  debug(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+import type { Logger } from '../pipeline/ports.ts';
 
 function withTraceId(obj: object): object {
   if ('trace_id' in obj) return obj;
@@ -19,7 +12,7 @@ function withTraceId(obj: object): object {
  * that steps and clients (including a handoff still retrying after the response went out: the
  * request's context follows it) log with the same id as the response, without each passing it.
  */
-export function traceScopedLogger<L extends LevelLogger>(base: L): LevelLogger {
+export function traceScopedLogger(base: Logger): Logger {
   return {
     debug: (obj, msg) => base.debug(withTraceId(obj), msg),
     info: (obj, msg) => base.info(withTraceId(obj), msg),
