@@ -28,21 +28,13 @@ export function errorReply(raw: unknown, traceId: string): ErrorReply {
   }
   const fe = err as Partial<FastifyError> & Error;
   if (fe.validation) return withTrace(400, validationMessage(fe.validation[0] as SchemaError | undefined), traceId);
-  switch (fe.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return text(413, `Request body must be at most ${BODY_LIMIT_BYTES} bytes`);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return text(415, 'Content-Type must be application/json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return withTrace(400, 'Invalid request: the body is empty; a JSON object is required', traceId);
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return withTrace(400, 'Invalid request: Content-Length does not match the body', traceId);
-  }
-  if (fe instanceof MalformedJsonError) return withTrace(400, fe.message, traceId);
-  if (fe.statusCode === 400) {
-    return withTrace(400, 'Invalid request: the body is not valid JSON', traceId);
-  }
+  // Fastify's own body errors (too large, not JSON) carry their status.
   if (fe.statusCode === 413) return text(413, `Request body must be at most ${BODY_LIMIT_BYTES} bytes`);
   if (fe.statusCode === 415) return text(415, 'Content-Type must be application/json');
+  if (fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return withTrace(400, 'Invalid request: Content-Length does not match the body', traceId);
+  }
+  if (fe instanceof MalformedJsonError) return withTrace(400, fe.message, traceId);
+  if (fe.statusCode === 400) return withTrace(400, 'Invalid request: the body is not valid JSON', traceId);
   return withTrace(500, 'Internal server error', traceId, true);
 }
