@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
+import { isTimeZone } from '../reply/property-format.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
   ConfigError,
@@ -76,9 +77,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
   }
 
   const propertyTimeZone = envString(env, 'PROPERTY_TIME_ZONE', 'America/New_York');
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: propertyTimeZone });
-  } catch {
+  if (!isTimeZone(propertyTimeZone)) {
     throw new ConfigError('PROPERTY_TIME_ZONE', `must be an IANA time zone such as America/Chicago, got "${propertyTimeZone}"`);
   }
 
@@ -110,6 +109,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     defaultPhoneRegion,
     propertyTimeZone,
     cacheTtlSeconds: envInteger(env, 'CACHE_TIMEOUT', 7200, 1, 30 * 86_400),
+    // A full session (8 messages + cached replies) is about 6 KB of heap (scripts/bench-cache.ts):
+    // the default bound keeps the in-process cache near 120 MB.
     cacheMaxSessions: envInteger(env, 'CACHE_MAX_SESSIONS', 20_000, 1, 10_000_000),
     cacheRetrieveThreshold: 0.98,
     localDataDir: resolve(envString(env, 'LOCAL_DATA_DIR', file.localDataDir ?? './data')),

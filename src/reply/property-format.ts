@@ -41,15 +41,19 @@ export function area(sqft: number, lang: Lang): string {
 /** A "month" amount: "$1,450 a month" / "$1,450 al mes". */
 export const perMonth = (text: string, lang: Lang): string => `${text} ${lang === 'es' ? 'al mes' : 'a month'}`;
 
-/** Intl rejects unknown zones with a RangeError; a bad setting falls back to UTC, never throws. */
-export function safeTimeZone(timeZone: string | undefined): string {
-  if (timeZone === undefined) return 'UTC';
+/** True for a zone Intl knows: an IANA name ("America/Chicago") or a UTC offset ("-05:00"). */
+export function isTimeZone(timeZone: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
-    return timeZone;
+    return true;
   } catch {
-    return 'UTC';
+    return false; // Intl rejects an unknown zone with a RangeError
   }
+}
+
+/** A zone from data (an offset the property API wrote): a bad one falls back to UTC, never throws. */
+export function safeTimeZone(timeZone: string | undefined): string {
+  return timeZone !== undefined && isTimeZone(timeZone) ? timeZone : 'UTC';
 }
 
 // ICU puts narrow / no-break spaces in times ("10:00 AM"); plain spaces keep replies predictable.
