@@ -8,6 +8,7 @@ import type { Agent } from 'undici';
 import type { Tracer } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
+import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from './app.ts';
 import { createSessionCache } from './cache/create-session-cache.ts';
 import { createEngineClient } from './clients/engine-client.ts';
@@ -23,7 +24,6 @@ import { createMetrics, type Metrics } from './telemetry/metrics.ts';
 import { traceScopedLogger } from './telemetry/trace-logger.ts';
 import { createTracing, type TracingOptions } from './telemetry/tracing.ts';
 
-const SERVICE_VERSION = '1.5.0';
 
 /** Tracing settings a caller may add to the configured ones (tests: in-memory exporters). */
 export type ExtraTracingOptions = Pick<TracingOptions, 'spanProcessors' | 'onExportError' | 'exportTimeoutMs'>;
@@ -93,6 +93,7 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
       },
     },
   });
+  if (cache.countSessions !== undefined) metrics.watchCacheSessions(cache.countSessions.bind(cache));
 
   const deps: Deps = {
     engine: createEngineClient(party('engine')),
@@ -138,7 +139,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     disabled: config.disableTracing,
     otlpEndpoint: config.otlpEndpoint,
     environment: config.environment,
-    serviceVersion: SERVICE_VERSION,
+    serviceVersion: packageJson.version,
   });
   const metrics = createMetrics();
   const built = createDeps(config, parties.urls, logger, tracing.tracer, metrics);

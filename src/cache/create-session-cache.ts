@@ -6,28 +6,22 @@ import { createMemoryCache } from './memory-cache.ts';
 import { createRedisCache } from './redis-cache.ts';
 import { DEFAULT_SESSION_TTL_SECONDS, type CacheEvents, type SessionCache } from './session-cache.ts';
 
-/**
- * Default bound of the in-process cache. A full session (8 messages of realistic size plus their
- * cached replies) costs about 6 KB of heap (scripts/bench-cache.ts), so the cache stays under ~60 MB;
- * it always keeps at least the 5,000 most recently used sessions (see memory-cache.ts).
- */
-export const DEFAULT_MAX_SESSIONS = 10_000;
-
 export interface SessionCacheConfig {
   /** REDIS_URL; unset or empty selects the in-process cache. */
   redisUrl?: string | undefined;
   ttlSeconds?: number;
-  maxSessions?: number;
+  /** CACHE_MAX_SESSIONS: the bound of the in-process cache (see src/config/load-config.ts). */
+  maxSessions: number;
   commandTimeoutMs?: number;
   events?: CacheEvents;
 }
 
-export function createSessionCache(config: SessionCacheConfig = {}): SessionCache {
+export function createSessionCache(config: SessionCacheConfig): SessionCache {
   const ttlSeconds = config.ttlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
   const events = config.events === undefined ? {} : { events: config.events };
   if (config.redisUrl) {
     const timeout = config.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: config.commandTimeoutMs };
     return createRedisCache({ url: config.redisUrl, ttlSeconds, ...timeout, ...events });
   }
-  return createMemoryCache({ maxSessions: config.maxSessions ?? DEFAULT_MAX_SESSIONS, ttlSeconds, ...events });
+  return createMemoryCache({ maxSessions: config.maxSessions, ttlSeconds, ...events });
 }

@@ -64,8 +64,3 @@ export function normalisedTokens(text: string): string[] {
   }
   return tokens;
 }
-
-/** The normalised text: normalised words joined by one space. */
-export function normaliseText(text: string): string {
-  return normalisedTokens(text).join(' ');
-}

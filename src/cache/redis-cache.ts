@@ -31,12 +31,6 @@ export interface RedisCacheOptions {
   keyPrefix?: string;
 }
 
-export interface RedisSessionCache extends SessionCache {
-  readonly kind: 'redis';
-  /** True when Redis answers PING within the command timeout (for readiness checks). */
-  ping(): Promise<boolean>;
-}
-
 
 /** Rejects after `ms` so that no call can outlive the timeout, whatever the client does. */
 function withDeadline<T>(work: Promise<T>, ms: number, operation: string): Promise<T> {
@@ -48,7 +42,7 @@ function withDeadline<T>(work: Promise<T>, ms: number, operation: string): Promi
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-export function createRedisCache(opts: RedisCacheOptions): RedisSessionCache {
+export function createRedisCache(opts: RedisCacheOptions): SessionCache {
   if (!(opts.ttlSeconds > 0)) throw new RangeError('ttlSeconds must be positive');
   const events = opts.events ?? silentCacheEvents;
   const now = opts.now ?? Date.now;
@@ -58,7 +52,6 @@ export function createRedisCache(opts: RedisCacheOptions): RedisSessionCache {
   const client = connectRedis(opts.url, { commandTimeoutMs: timeoutMs, onOutage: (err) => events.error('connection', err) });
 
   return {
-    kind: 'redis',
     async get(key) {
       try {
         const keys = sessionKeys(prefix, key);
@@ -101,6 +94,7 @@ export function createRedisCache(opts: RedisCacheOptions): RedisSessionCache {
         events.error('recordTurn', toError(err));
       }
     },
+    /** True when Redis answers PING within the command timeout. */
     async ping() {
       try {
         return (await withDeadline(client.ping(), timeoutMs, 'ping')) === 'PONG';

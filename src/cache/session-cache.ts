@@ -35,11 +35,14 @@ export interface Turn { question: string; answer: string; reply: EngineReply; la
 export interface CacheEvents { error(operation: string, err: Error): void }
 
 export interface SessionCache {
-  readonly kind: 'memory' | 'redis';
   /** Never throws: on backend failure -> events.error + undefined. */
   get(key: SessionKey): Promise<SessionEntry | undefined>;
   /** Appends question + answer to messages, the reply to answers, sets language, refreshes TTL. Never throws. */
   recordTurn(key: SessionKey, turn: Turn): Promise<void>;
+  /** Sessions held by this process (the in-process cache); absent where sessions live in a shared backend. */
+  countSessions?(): number;
+  /** True when the backend answers now (the in-process cache always does): what readiness asks. Never throws. */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -23,6 +23,8 @@ export interface Metrics extends DownstreamMetrics {
   countCacheLookup(result: CacheLookupResult): void;
   setHandoffsPending(pending: number): void;
   countHandoffFailed(): void;
+  /** The in-process session cache: `count` is read at each scrape into `chat_adapter_cache_sessions`. */
+  watchCacheSessions(count: () => number): void;
 }
 
 export interface MetricsOptions {
@@ -107,6 +109,16 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     countHandoffFailed() {
       handoffsFailed.inc();
+    },
+    watchCacheSessions(count) {
+      new Gauge({
+        name: 'chat_adapter_cache_sessions',
+        help: 'Sessions held by the in-process session cache (never above CACHE_MAX_SESSIONS); absent with REDIS_URL.',
+        registers,
+        collect() {
+          this.set(count());
+        },
+      });
     },
   };
 }

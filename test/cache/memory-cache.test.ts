@@ -66,14 +66,15 @@ describe('memory session cache bound', () => {
 });
 
 describe('createSessionCache', () => {
-  it('uses the in-process cache when no Redis URL is configured', async () => {
+  it('uses an in-process cache of its own when no Redis URL is configured', async () => {
     for (const redisUrl of [undefined, '']) {
-      const cache = createSessionCache({ redisUrl });
-      expect(cache.kind).toBe('memory');
+      const cache = createSessionCache({ redisUrl, maxSessions: 10 });
+      const elsewhere = createSessionCache({ redisUrl, maxSessions: 10 });
       const key = newKey();
       await cache.recordTurn(key, turn(1));
       expect((await cache.get(key))?.answers).toHaveLength(1);
-      await cache.close();
+      expect(await elsewhere.get(key)).toBeUndefined(); // nothing shared: another process would not see it either
+      await Promise.all([cache.close(), elsewhere.close()]);
     }
   });
 });

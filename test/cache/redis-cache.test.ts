@@ -88,9 +88,13 @@ describe('redis session cache', () => {
     await cache.close();
   });
 
-  it('is chosen by createSessionCache when a Redis URL is configured', async () => {
-    const cache = createSessionCache({ redisUrl: redis.url });
-    expect(cache.kind).toBe('redis');
-    await cache.close();
+  it('is chosen by createSessionCache when a Redis URL is configured: a turn recorded there is in Redis', async () => {
+    const cache = createSessionCache({ redisUrl: redis.url, maxSessions: 10 });
+    for (let i = 0; i < 100 && !(await cache.ping()); i += 1) await sleep(20);
+    const key = newKey();
+    await cache.recordTurn(key, turn(1));
+    const other = await connected({ ttlSeconds: 60 });
+    expect((await other.cache.get(key))?.answers).toHaveLength(1);
+    await Promise.all([cache.close(), other.cache.close()]);
   });
 });

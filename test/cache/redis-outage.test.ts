@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisCache, type RedisSessionCache } from '../../src/cache/redis-cache.ts';
-import type { CacheEvents } from '../../src/cache/session-cache.ts';
+import { createRedisCache } from '../../src/cache/redis-cache.ts';
+import type { CacheEvents, SessionCache } from '../../src/cache/session-cache.ts';
 import { newKey, turn } from './session-cache-contract.ts';
 import { freePort, startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 
@@ -19,7 +19,7 @@ function recording() {
   return { operations, events };
 }
 
-async function untilReady(cache: RedisSessionCache, ms: number): Promise<boolean> {
+async function untilReady(cache: SessionCache, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (await cache.ping()) return true;
   return false;
 }

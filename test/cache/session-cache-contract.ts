@@ -49,6 +49,11 @@ export function describeSessionCacheContract(name: string, factory: CacheFactory
       expect(await cache.get(newKey())).toBeUndefined();
     });
 
+    it('answers ping while its backend is up', async () => {
+      const { cache } = await make();
+      expect(await cache.ping()).toBe(true);
+    });
+
     it('returns the question, the answer, the reply and the language a turn recorded', async () => {
       const { cache } = await make();
       const key = newKey();

@@ -98,6 +98,22 @@ describe('GET /metrics', () => {
     expect(metric(after, 'error')).toBe(metric(before, 'error'));
   });
 
+  it('shows how many sessions the in-process cache holds', async () => {
+    const other = await startStubbedService();
+    try {
+      const sessions = async () => sample(await other.metrics.scrape(), 'chat_adapter_cache_sessions');
+      expect(await sessions()).toBe(0);
+      const chatIn = (session_id: string) => other.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest({ session_id }) });
+      expect((await chatIn('a3f1c2d4e5b60718293a4b5c6d7e8f90')).statusCode).toBe(200);
+      expect((await chatIn('a3f1c2d4e5b60718293a4b5c6d7e8f90')).statusCode).toBe(200);
+      expect(await sessions()).toBe(1);
+      expect((await chatIn('b3f1c2d4e5b60718293a4b5c6d7e8f90')).statusCode).toBe(200);
+      expect(await sessions()).toBe(2);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('serves process metrics too, and the same registry under ROUTE_PREFIX', async () => {
     const text = await scrape('/chat-svc/metrics');
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
