@@ -17,7 +17,6 @@ export interface StepTiming {
 export type StepInstrument = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 
 export interface Pipeline {
-  readonly stepNames: readonly string[];
   /**
    * Runs every step in order over `ctx`, merging each patch into it. Timings are pushed into
    * `timings` as steps finish, so a caller still has them when a step throws.
@@ -44,7 +43,6 @@ export function createPipeline(steps: readonly Step[]): Pipeline {
   if (duplicate !== undefined) throw new TypeError(`step '${duplicate}' appears twice`);
 
   return {
-    stepNames: names,
     async run(ctx, deps, timings, instrument = passThrough) {
       for (const step of steps) {
         const started = performance.now();

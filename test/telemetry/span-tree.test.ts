@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { chatPipeline } from '../../steps/chat-pipeline.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { chatSteps } from '../../steps/chat-pipeline.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { graphqlStubHandler } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
@@ -36,6 +37,7 @@ describe('span tree of one chat', () => {
     const server = spanNamed(spans, 'POST /chat_adapter');
     expect(server.kind).toBe(SpanKind.SERVER);
     expect(server.parentSpanContext).toBeUndefined();
+    expect(server.resource.attributes['service.version']).toBe(packageJson.version);
     expect(server.attributes).toMatchObject({
       'http.request.method': 'POST',
       'http.route': '/chat_adapter',
@@ -44,7 +46,7 @@ describe('span tree of one chat', () => {
     });
 
     const steps = childrenOf(spans, server).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
-    expect(steps.map((s) => s.name)).toEqual(chatPipeline.stepNames);
+    expect(steps.map((s) => s.name)).toEqual(chatSteps.map((step) => step.name));
     for (const step of steps) expect(step.kind).toBe(SpanKind.INTERNAL);
 
     const engineCall = childrenOf(spans, spanNamed(spans, 'askEngine'));
