@@ -27,7 +27,7 @@ interface StoredEntry { entry: SessionEntry; expiresAt: number }
 
 export interface MemorySessionCache extends SessionCache {
   /**
-   * Sessions held right now; never above maxSessions. Walks the whole cache (about 1 ms for
+   * Sessions held right now; never above maxSessions. Walks the whole cache (a few ms for
    * 20,000 sessions): read once per scrape by the `chat_adapter_cache_sessions` gauge.
    */
   countSessions(): number;
