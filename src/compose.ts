@@ -18,6 +18,7 @@ import { createKeepAliveAgent, type HttpParty } from './clients/http-json.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
+import { explainBusyPort } from './config/port-in-use.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
@@ -58,6 +59,8 @@ async function resolvePartyUrls(config: Config, logger: PinoLogger): Promise<Par
     parties: new Set(missing),
     basePort: config.localStackBasePort,
     logger,
+  }).catch((err: unknown) => {
+    throw explainBusyPort(err, 'LOCAL_STACK_BASE_PORT', 'another base (the local parties use it + 1..5), or 0 for free ports');
   });
   logger.info({ parties: missing, dataDir: config.localDataDir }, 'embedded local stack started');
   return { urls: { ...stack.urls, ...config.urls } as Record<Party, string>, local: stack.urls, close: () => stack.close() };

@@ -1,28 +1,36 @@
 /** The process: configuration, logger, listen, graceful close. Everything else is wired by compose.ts. */
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config/load-config.ts';
-import { ConfigError } from './config/env-parsers.ts';
+import { ConfigError, InvalidConfigError } from './config/env-parsers.ts';
+import { explainBusyPort, PortInUseError } from './config/port-in-use.ts';
 import { composeService } from './compose.ts';
 import { createLogger } from './telemetry/logger.ts';
 
-function configOrExit() {
-  try {
-    return loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      // One clear line naming the variable; no stack.
-      process.stderr.write(`chat-adapter: invalid configuration: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+/**
+ * A start-up failure a person can fix (bad configuration, a busy port) ends the process with one
+ * line saying what to change, exit code 1, no stack. Anything else is a defect and keeps its stack.
+ */
+function exitIfFixable(err: unknown): never {
+  let line: string | undefined;
+  if (err instanceof InvalidConfigError || err instanceof ConfigError) line = `invalid configuration: ${err.message}`;
+  else if (err instanceof PortInUseError) line = err.message;
+  if (line === undefined) throw err;
+  process.stderr.write(`chat-adapter: ${line}\n`);
+  process.exit(1);
 }
 
-const config = configOrExit();
-const logger = createLogger(config.logLevel);
-const service = await composeService(config, logger);
-const url = await service.app.listen({ port: config.port, host: config.host });
-logger.info({ url, environment: config.environment }, 'chat adapter listening');
+async function start() {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const service = await composeService(config, logger);
+  const url = await service.app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
+    throw explainBusyPort(err, 'PORT');
+  });
+  logger.info({ url, environment: config.environment }, 'chat adapter listening');
+  return { config, logger, service };
+}
+
+const { config, logger, service } = await start().catch(exitIfFixable);
 
 closeWithGrace({ delay: config.shutdownGraceMs + 5_000, logger: { error: (m: unknown) => logger.error({ reason: String(m) }, 'shutdown') } }, async ({ signal, err }) => {
   if (err) logger.error({ error: err.name, reason: err.message }, 'shutting down after an unexpected error');

@@ -8,6 +8,44 @@ export class ConfigError extends Error {
   }
 }
 
+/** Every bad variable at once (one ConfigError each), so that one restart can fix them all. */
+export class InvalidConfigError extends Error {
+  readonly problems: readonly ConfigError[];
+  constructor(problems: readonly ConfigError[]) {
+    super(problems.map((problem) => problem.message).join('; '));
+    this.name = 'InvalidConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Collects ConfigErrors instead of stopping at the first: `check(read)` runs one read and, when the
+ * value is bad, notes the problem and gives undefined (never used: `done()` then throws).
+ */
+export function configProblems() {
+  const problems: ConfigError[] = [];
+  return {
+    check<T>(read: () => T): T {
+      try {
+        return read();
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        problems.push(err);
+        return undefined as T;
+      }
+    },
+    /** Notes a problem found outside a parser (e.g. a variable required in this environment). */
+    note(problem: ConfigError): undefined {
+      problems.push(problem);
+      return undefined;
+    },
+    /** Throws InvalidConfigError listing every problem noted, if any. */
+    done(): void {
+      if (problems.length > 0) throw new InvalidConfigError(problems);
+    },
+  };
+}
+
 export type Env = Readonly<Record<string, string | undefined>>;
 
 function raw(env: Env, name: string): string | undefined {

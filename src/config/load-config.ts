@@ -7,6 +7,7 @@ import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Part
 import {
   ConfigError,
   checkUrl,
+  configProblems,
   envBoolean,
   envChoice,
   envInteger,
@@ -46,76 +47,95 @@ function readConfigFile(configDir: string, environment: string): ConfigFile {
   return parsed as ConfigFile;
 }
 
-function resolveUrls(env: Env, file: ConfigFile, local: boolean): Partial<Record<Party, string>> {
+type Problems = ReturnType<typeof configProblems>;
+
+/** Each address from its variable or the environment file; `file` is undefined when ENVIRONMENT is bad. */
+function resolveUrls(env: Env, file: ConfigFile | undefined, local: boolean, problems: Problems): Partial<Record<Party, string>> {
   const urls: Partial<Record<Party, string>> = {};
   for (const [party, { variable, fileKey }] of Object.entries(URL_VARIABLES) as [Party, (typeof URL_VARIABLES)[Party]][]) {
-    const fromEnv = envOptionalString(env, variable);
-    const value = fromEnv ?? (file[fileKey] as string | null | undefined) ?? undefined;
+    const value = envOptionalString(env, variable) ?? (file?.[fileKey] as string | null | undefined) ?? undefined;
     if (value === undefined) {
-      if (!local) throw new ConfigError(variable, `is required when ENVIRONMENT=${file.environment}`);
+      if (file !== undefined && !local) problems.note(new ConfigError(variable, `is required when ENVIRONMENT=${file.environment}`));
       continue;
     }
-    urls[party] = checkUrl(variable, value);
+    const url = problems.check(() => checkUrl(variable, value));
+    if (url !== undefined) urls[party] = url;
   }
   return urls;
 }
 
-/** Reads and validates the whole configuration once; throws ConfigError naming the first bad variable. */
-export function loadConfig(env: Env = process.env, configDir = resolve(import.meta.dirname, '../../config')): Config {
-  const environment = envChoice(env, 'ENVIRONMENT', ENVIRONMENTS, 'local');
-  const file = readConfigFile(configDir, environment);
-  const local = environment === 'local';
+function phoneRegion(env: Env): string {
+  const region = envString(env, 'DEFAULT_PHONE_REGION', 'US').toUpperCase();
+  if (!isSupportedCountry(region)) throw new ConfigError('DEFAULT_PHONE_REGION', `must be an ISO 3166 region code such as US, got "${region}"`);
+  return region;
+}
 
-  const graphqlAuthorization = envOptionalString(env, 'GRAPHQL_AUTHORIZATION');
-  const graphqlApiKey = envOptionalString(env, 'GRAPHQL_API_KEY');
-  if (!local && graphqlAuthorization === undefined) throw new ConfigError('GRAPHQL_AUTHORIZATION', `is required when ENVIRONMENT=${environment}`);
-  if (!local && graphqlApiKey === undefined) throw new ConfigError('GRAPHQL_API_KEY', `is required when ENVIRONMENT=${environment}`);
+function timeZone(env: Env): string {
+  const zone = envString(env, 'PROPERTY_TIME_ZONE', 'America/New_York');
+  if (!isTimeZone(zone)) throw new ConfigError('PROPERTY_TIME_ZONE', `must be an IANA time zone such as America/Chicago, got "${zone}"`);
+  return zone;
+}
 
-  const defaultPhoneRegion = envString(env, 'DEFAULT_PHONE_REGION', 'US').toUpperCase();
-  if (!isSupportedCountry(defaultPhoneRegion)) {
-    throw new ConfigError('DEFAULT_PHONE_REGION', `must be an ISO 3166 region code such as US, got "${defaultPhoneRegion}"`);
-  }
-
-  const propertyTimeZone = envString(env, 'PROPERTY_TIME_ZONE', 'America/New_York');
-  if (!isTimeZone(propertyTimeZone)) {
-    throw new ConfigError('PROPERTY_TIME_ZONE', `must be an IANA time zone such as America/Chicago, got "${propertyTimeZone}"`);
-  }
-
-  const routePrefix = envString(env, 'ROUTE_PREFIX', '').replace(/\/+$/, '');
-  if (routePrefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(routePrefix)) {
+function routePrefix(env: Env): string {
+  const prefix = envString(env, 'ROUTE_PREFIX', '').replace(/\/+$/, '');
+  if (prefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) {
     throw new ConfigError('ROUTE_PREFIX', 'must look like /segment or /a/b (letters, digits, . _ ~ -)');
   }
+  return prefix;
+}
 
-  const redisUrl = envOptionalString(env, 'REDIS_URL');
-  const otlpEndpoint = envOptionalString(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+/**
+ * Reads and validates the whole configuration once. Every bad variable is noted, not only the
+ * first: the InvalidConfigError thrown at the end lists each one with its problem.
+ */
+export function loadConfig(env: Env = process.env, configDir = resolve(import.meta.dirname, '../../config')): Config {
+  const problems = configProblems();
+  const { check } = problems;
+  const environment = check(() => envChoice(env, 'ENVIRONMENT', ENVIRONMENTS, 'local'));
+  // Without a readable environment file, the checks that need it (required addresses) are left out.
+  const file = environment === undefined ? undefined : check(() => readConfigFile(configDir, environment));
+  const local = environment === 'local';
+  const secret = (variable: string): string | undefined => {
+    const value = envOptionalString(env, variable);
+    if (value === undefined && file !== undefined && !local) {
+      return problems.note(new ConfigError(variable, `is required when ENVIRONMENT=${file.environment}`));
+    }
+    return value;
+  };
+  const optionalUrl = (variable: string, protocols?: readonly string[]): string | undefined => {
+    const value = envOptionalString(env, variable);
+    return value === undefined ? undefined : check(() => checkUrl(variable, value, protocols));
+  };
   const timeoutsMs = Object.fromEntries(
-    Object.entries(TIMEOUT_VARIABLES).map(([party, { variable, fallback }]) => [party, envInteger(env, variable, fallback, 1, 600_000)]),
+    Object.entries(TIMEOUT_VARIABLES).map(([party, { variable, fallback }]) => [party, check(() => envInteger(env, variable, fallback, 1, 600_000))]),
   ) as Record<Party, number>;
 
-  return {
-    port: envInteger(env, 'PORT', 6000, 0, 65_535),
+  const config: Config = {
+    port: check(() => envInteger(env, 'PORT', 6000, 0, 65_535)),
     host: envString(env, 'HOST', '0.0.0.0'),
     environment,
-    urls: resolveUrls(env, file, local),
+    urls: resolveUrls(env, file, local, problems),
     timeoutsMs,
-    graphqlAuthorization,
-    graphqlApiKey,
-    disableTracing: envBoolean(env, 'DISABLE_TRACING', false),
-    recordMessageText: envBoolean(env, 'TRACE_MESSAGE_TEXT', false),
-    otlpEndpoint: otlpEndpoint === undefined ? undefined : checkUrl('OTEL_EXPORTER_OTLP_ENDPOINT', otlpEndpoint),
-    redisUrl: redisUrl === undefined ? undefined : checkUrl('REDIS_URL', redisUrl, ['redis:', 'rediss:']),
-    logLevel: envChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    routePrefix,
-    defaultPhoneRegion,
-    propertyTimeZone,
-    cacheTtlSeconds: envInteger(env, 'CACHE_TIMEOUT', 7200, 1, 30 * 86_400),
+    graphqlAuthorization: secret('GRAPHQL_AUTHORIZATION'),
+    graphqlApiKey: secret('GRAPHQL_API_KEY'),
+    disableTracing: check(() => envBoolean(env, 'DISABLE_TRACING', false)),
+    recordMessageText: check(() => envBoolean(env, 'TRACE_MESSAGE_TEXT', false)),
+    otlpEndpoint: optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT'),
+    redisUrl: optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    logLevel: check(() => envChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info')),
+    routePrefix: check(() => routePrefix(env)),
+    defaultPhoneRegion: check(() => phoneRegion(env)),
+    propertyTimeZone: check(() => timeZone(env)),
+    cacheTtlSeconds: check(() => envInteger(env, 'CACHE_TIMEOUT', 7200, 1, 30 * 86_400)),
     // A full session (8 messages + cached replies) is about 6 KB of heap (scripts/bench-cache.ts):
     // the default bound keeps the in-process cache near 120 MB.
-    cacheMaxSessions: envInteger(env, 'CACHE_MAX_SESSIONS', 20_000, 1, 10_000_000),
+    cacheMaxSessions: check(() => envInteger(env, 'CACHE_MAX_SESSIONS', 20_000, 1, 10_000_000)),
     cacheRetrieveThreshold: 0.98,
-    localDataDir: resolve(envString(env, 'LOCAL_DATA_DIR', file.localDataDir ?? './data')),
-    localStackBasePort: envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530),
-    shutdownGraceMs: envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-    requestTimeoutMs: envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000),
+    localDataDir: resolve(envString(env, 'LOCAL_DATA_DIR', file?.localDataDir ?? './data')),
+    localStackBasePort: check(() => envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530)),
+    shutdownGraceMs: check(() => envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000)),
+    requestTimeoutMs: check(() => envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000)),
   };
+  problems.done();
+  return config;
 }

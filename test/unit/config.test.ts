@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, type Env } from '../../src/config/env-parsers.ts';
+import { InvalidConfigError, type Env } from '../../src/config/env-parsers.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 
 /** The project's real per-environment files. */
@@ -12,16 +12,19 @@ function load(env: Env) {
   return loadConfig(env, CONFIG_DIR);
 }
 
-/** The ConfigError that loading `env` stops with. */
-function failure(env: Env): ConfigError {
+/** The InvalidConfigError that loading `env` stops with. */
+function failure(env: Env): InvalidConfigError {
   try {
     load(env);
   } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
+    expect(err).toBeInstanceOf(InvalidConfigError);
+    return err as InvalidConfigError;
   }
   throw new Error('expected loadConfig to throw');
 }
+
+/** The variables named by the problems loading `env` stops with, in the order they were found. */
+const badVariables = (env: Env): string[] => failure(env).problems.map((problem) => problem.variable);
 
 describe('loadConfig: defaults (CONTRACTS 1)', () => {
   it('with an empty environment gives the documented defaults', () => {
@@ -87,7 +90,7 @@ describe('loadConfig: downstream addresses', () => {
   });
 });
 
-describe('loadConfig: a bad value stops with a ConfigError naming the variable', () => {
+describe('loadConfig: a bad value stops with an InvalidConfigError naming the variable', () => {
   it.each<[string, Env]>([
     ['ENVIRONMENT', { ENVIRONMENT: 'production' }],
     ['ENGINE_URL', { ENGINE_URL: 'not a url' }],
@@ -106,16 +109,29 @@ describe('loadConfig: a bad value stops with a ConfigError naming the variable',
     ['ROUTE_PREFIX', { ROUTE_PREFIX: 'api' }],
     ['ROUTE_PREFIX', { ROUTE_PREFIX: '/a b' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+    ['PROPERTY_TIME_ZONE', { PROPERTY_TIME_ZONE: 'Mars/Olympus_Mons' }],
   ])('%s (%j)', (variable, env) => {
     const err = failure(env);
-    expect(err.variable).toBe(variable);
+    expect(err.problems.map((problem) => problem.variable)).toEqual([variable]);
     expect(err.message).toContain(variable);
   });
 
   it.each(['qa', 'staging', 'prod'])('%s requires GRAPHQL_AUTHORIZATION and GRAPHQL_API_KEY', (environment) => {
-    expect(failure({ ENVIRONMENT: environment, GRAPHQL_API_KEY: 'k' }).variable).toBe('GRAPHQL_AUTHORIZATION');
-    expect(failure({ ENVIRONMENT: environment, GRAPHQL_AUTHORIZATION: 'a' }).variable).toBe('GRAPHQL_API_KEY');
+    expect(badVariables({ ENVIRONMENT: environment, GRAPHQL_API_KEY: 'k' })).toEqual(['GRAPHQL_AUTHORIZATION']);
+    expect(badVariables({ ENVIRONMENT: environment, GRAPHQL_AUTHORIZATION: 'a' })).toEqual(['GRAPHQL_API_KEY']);
+    expect(badVariables({ ENVIRONMENT: environment })).toEqual(['GRAPHQL_AUTHORIZATION', 'GRAPHQL_API_KEY']);
     expect(load({ ENVIRONMENT: environment, ...SECRETS }).environment).toBe(environment);
+  });
+
+  it('reports every bad variable, each with its problem, not only the first', () => {
+    const err = failure({ ENVIRONMENT: 'qa', PORT: 'six thousand', DISABLE_TRACING: 'maybe', ENGINE_URL: 'not a url', LOG_LEVEL: 'verbose', ...SECRETS });
+    expect(err.problems.map((problem) => problem.variable).sort()).toEqual(['DISABLE_TRACING', 'ENGINE_URL', 'LOG_LEVEL', 'PORT']);
+    expect(err.message).toBe(err.problems.map((problem) => problem.message).join('; '));
+    expect(err.message).toContain('DISABLE_TRACING: must be "true" or "false", got "maybe"');
+  });
+
+  it('with a bad ENVIRONMENT still checks the variables that do not depend on it', () => {
+    expect(badVariables({ ENVIRONMENT: 'production', CACHE_TIMEOUT: '0' })).toEqual(['ENVIRONMENT', 'CACHE_TIMEOUT']);
   });
 
   it('local needs neither secret', () => {
@@ -129,7 +145,7 @@ describe('loadConfig: a bad value stops with a ConfigError naming the variable',
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'ftp://svc-user:Sup3rS3cret@collector.example'],
   ])('never echoes a URL with credentials (%s)', (variable, value) => {
     const err = failure({ [variable]: value });
-    expect(err.variable).toBe(variable);
+    expect(err.problems.map((problem) => problem.variable)).toEqual([variable]);
     expect(err.message).not.toContain('Sup3rS3cret');
     expect(err.message).not.toContain('svc-user');
   });
