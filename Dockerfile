@@ -6,7 +6,10 @@ ENV NODE_ENV=production \
 WORKDIR /app
 
 # Production dependencies only, exactly as locked. The `node` devDependency (the pinned runtime for
-# npm scripts on developer machines) is not needed: the image itself is Node 24.
+# npm scripts on developer machines) is not needed: the image itself is Node 24. The embedded local
+# stack's packages (natural, mercurius) are development dependencies too, so the image runs with
+# every party's address configured (ENVIRONMENT=qa|staging|prod); test/e2e/production-dependencies.test.ts
+# checks that such a process loads nothing `--omit=dev` leaves out.
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
@@ -15,8 +18,6 @@ COPY schemas ./schemas
 COPY steps ./steps
 COPY src ./src
 
-# The embedded local stack (ENVIRONMENT=local) writes its SQLite file here.
-RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 
 EXPOSE 6000

@@ -18,7 +18,7 @@ import { createKeepAliveAgent, type HttpParty } from './clients/http-json.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
-import { explainBusyPort } from './config/port-in-use.ts';
+import { explainBusyPort, explainMissingLocalStack } from './config/start-up-errors.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
@@ -53,7 +53,9 @@ async function resolvePartyUrls(config: Config, logger: PinoLogger): Promise<Par
   const missing = PARTIES.filter((party) => config.urls[party] === undefined);
   if (missing.length === 0) return { urls: config.urls as Record<Party, string>, local: {}, close: async () => {} };
   // The embedded reference stack is reached from start-up only, never from steps or clients.
-  const { startLocalStack } = await import('./local/index.ts');
+  const { startLocalStack } = await import('./local/index.ts').catch((err: unknown) => {
+    throw explainMissingLocalStack(err);
+  });
   const stack = await startLocalStack({
     dataDir: config.localDataDir,
     parties: new Set(missing),

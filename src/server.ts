@@ -2,18 +2,19 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfig } from './config/load-config.ts';
 import { ConfigError, InvalidConfigError } from './config/env-parsers.ts';
-import { explainBusyPort, PortInUseError } from './config/port-in-use.ts';
+import { explainBusyPort, StartUpError } from './config/start-up-errors.ts';
 import { composeService } from './compose.ts';
 import { createLogger } from './telemetry/logger.ts';
 
 /**
- * A start-up failure a person can fix (bad configuration, a busy port) ends the process with one
- * line saying what to change, exit code 1, no stack. Anything else is a defect and keeps its stack.
+ * A start-up failure a person can fix (bad configuration, a busy port, a missing package) ends the
+ * process with one line saying what to change, exit code 1, no stack. Anything else is a defect and
+ * keeps its stack.
  */
 function exitIfFixable(err: unknown): never {
   let line: string | undefined;
   if (err instanceof InvalidConfigError || err instanceof ConfigError) line = `invalid configuration: ${err.message}`;
-  else if (err instanceof PortInUseError) line = err.message;
+  else if (err instanceof StartUpError) line = err.message;
   if (line === undefined) throw err;
   process.stderr.write(`chat-adapter: ${line}\n`);
   process.exit(1);
