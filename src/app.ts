@@ -5,9 +5,10 @@ import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
 import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
-import { latencyFrom, serverTiming } from './pipeline/latency.ts';
+import { roundMs, serverTiming } from './pipeline/latency.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
+import { takeLatency } from './http/request-latency.ts';
 import { registerRoutes } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
 import { describeError, stackFrames } from './telemetry/safe-error.ts';
@@ -21,6 +22,8 @@ declare module 'fastify' {
     startedAt: number;
     /** Filled by the pipeline runner as steps finish (also when one fails). */
     timings: StepTiming[];
+    /** The total taken for the response (src/http/request-latency.ts); the log line repeats it. */
+    totalMs: number | undefined;
   }
 }
 
@@ -57,6 +60,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.decorateRequest('traceId', '');
   app.decorateRequest('startedAt', 0);
   app.decorateRequest('timings', undefined as unknown as StepTiming[]);
+  app.decorateRequest('totalMs', undefined);
 
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = performance.now();
@@ -91,8 +95,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
       options.metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000);
       for (const t of request.timings) options.metrics.observeStep(t.name, t.ms / 1000, t.ok);
     }
-    const steps = Object.fromEntries(request.timings.map((t) => [t.name, Number(t.ms.toFixed(3))]));
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Number(ms.toFixed(3)), steps }, 'request completed');
+    const steps = Object.fromEntries(request.timings.map((t) => [t.name, roundMs(t.ms)]));
+    // The figure the response reported, when it reported one (chat_adapter_latency, Server-Timing).
+    const logged = roundMs(request.totalMs ?? ms);
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: logged, steps }, 'request completed');
   });
 
   app.setNotFoundHandler((_request, reply) => {
@@ -102,12 +108,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.setErrorHandler((err, request, reply) => {
     const mapped = errorReply(err, request.traceId);
     // Name, code and a message only when it holds no input: never the body, a secret or a contact.
-    const log = { status: mapped.status, ...describeError(err) };
-    if (mapped.defect) request.log.error({ ...log, stack: stackFrames(err) }, 'request failed');
-    else request.log.warn(log, 'request rejected');
+    const log = { status: mapped.status, ...(mapped.party !== undefined && { party: mapped.party }), ...describeError(err) };
+    if (mapped.defect) request.log.error({ ...log, stack: stackFrames(err) }, mapped.logMessage);
+    else request.log.warn(log, mapped.logMessage);
     // The steps that ran before the failure (e.g. a slow engine before a 503) are timed too.
     if (request.timings.length > 0) {
-      void reply.header('server-timing', serverTiming(latencyFrom(request.timings, performance.now() - request.startedAt, false)));
+      void reply.header('server-timing', serverTiming(takeLatency(request, false)));
     }
     void reply.code(mapped.status).send(mapped.body);
   });

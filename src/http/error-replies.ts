@@ -1,6 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../../schemas/chat-request.schema.ts';
-import { CRITICAL_PARTIES, DownstreamError, RequestValidationError, rootCause, unavailableDetail } from '../errors.ts';
+import { CRITICAL_PARTIES, DownstreamError, RequestValidationError, rootCause, unavailableDetail, type DownstreamParty } from '../errors.ts';
 import { MalformedJsonError } from './json-body.ts';
 import { validationMessage, type SchemaError } from './validation-message.ts';
 
@@ -10,21 +10,34 @@ export interface ErrorReply {
   readonly body: { detail: string } | { detail: { message: string; trace_id: string } };
   /** Expected failures are logged at warn without a stack; defects at error. */
   readonly defect: boolean;
+  /** The log line's message: a party that is down is logged as that party's failure. */
+  readonly logMessage: string;
+  /** The party whose failure this is (503). */
+  readonly party?: DownstreamParty;
 }
 
+const logMessage = (defect: boolean): string => (defect ? 'request failed' : 'request rejected');
 const withTrace = (status: number, message: string, traceId: string, defect = false): ErrorReply => ({
   status,
   body: { detail: { message, trace_id: traceId } },
   defect,
+  logMessage: logMessage(defect),
 });
-const text = (status: number, detail: string, defect = false): ErrorReply => ({ status, body: { detail }, defect });
+const text = (status: number, detail: string): ErrorReply => ({ status, body: { detail }, defect: false, logMessage: logMessage(false) });
+const unavailable = (party: DownstreamParty): ErrorReply => ({
+  status: 503,
+  body: { detail: unavailableDetail(party) },
+  defect: false,
+  logMessage: unavailableDetail(party),
+  party,
+});
 
 /** Maps any error thrown while serving a request to the CONTRACTS 2 status and body. */
 export function errorReply(raw: unknown, traceId: string): ErrorReply {
   const err = rootCause(raw);
   if (err instanceof RequestValidationError) return withTrace(400, err.message, traceId);
   if (err instanceof DownstreamError) {
-    return CRITICAL_PARTIES.has(err.party) ? text(503, unavailableDetail(err.party)) : withTrace(500, 'Internal server error', traceId, true);
+    return CRITICAL_PARTIES.has(err.party) ? unavailable(err.party) : withTrace(500, 'Internal server error', traceId, true);
   }
   const fe = err as Partial<FastifyError> & Error;
   if (fe.validation) return withTrace(400, validationMessage(fe.validation[0] as SchemaError | undefined), traceId);

@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Tracer } from '@opentelemetry/api';
@@ -7,11 +6,12 @@ import { ChatResponseSchema } from '../../schemas/chat-response.schema.ts';
 import { DetailTextSchema, DetailWithTraceSchema } from '../../schemas/errors.schema.ts';
 import { HeartbeatSchema } from '../../schemas/heartbeat.schema.ts';
 import { chatPipeline } from '../../steps/chat-pipeline.ts';
-import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
+import { serverTiming } from '../pipeline/latency.ts';
 import type { ChatContext } from '../pipeline/context.ts';
 import type { Deps } from '../pipeline/ports.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { stepSpans } from '../telemetry/step-span.ts';
+import { takeLatency } from './request-latency.ts';
 
 /** Runs `run` with the request's server span active, so step and client spans become its children. */
 export type InRequestContext = <T>(request: FastifyRequest, run: () => Promise<T>) => Promise<T>;
@@ -69,7 +69,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);
       // A session with nothing cached is a miss too; backend failures are counted as `error` by the cache itself.
       metrics?.countCacheLookup(ctx.replySource === 'cache' ? 'hit' : 'miss');
-      const latency = latencyFrom(request.timings, performance.now() - request.startedAt, ctx.replySource === 'cache');
+      const latency = takeLatency(request, ctx.replySource === 'cache');
       void reply.header('server-timing', serverTiming(latency));
       if (ctx.response === undefined) throw new Error('pipeline finished without a response');
       return { ...ctx.response, latency };

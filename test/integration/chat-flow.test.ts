@@ -71,9 +71,29 @@ describe('the happy path over real sockets', () => {
       'storeAnswer', 'rememberTurn', 'assembleResponse',
     ]);
     expect(latency.service_engine_latency).toBe(latency.steps.askEngine);
-    expect(latency.create_message_latency).toBeCloseTo(latency.steps.storeQuestion + latency.steps.storeAnswer, 6);
+    // Each figure is rounded on its own: a sum may differ from the sum of its rounded parts by 0.001.
+    expect(latency.create_message_latency).toBeCloseTo(latency.steps.storeQuestion + latency.steps.storeAnswer, 2);
     expect(latency.chat_adapter_latency).toBeGreaterThanOrEqual(latency.service_engine_latency);
-    expect(res.headers['server-timing']).toMatch(/askEngine;dur=\d+\.\d{2}.*total;dur=/);
+    expect(res.headers['server-timing']).toMatch(/askEngine;dur=\d+(\.\d{1,3})?, .*total;dur=/);
+  });
+
+  it('rounds every latency figure to 3 decimals; header, body and log line give the same figures', async () => {
+    const res = await chat();
+    const { latency, trace_id: traceId } = res.json();
+    const figures: Record<string, number> = { ...latency.steps, total: latency.chat_adapter_latency };
+    for (const key of ['service_engine_latency', 'chat_adapter_latency', 'extract_and_update_contact_latency', 'create_message_latency']) {
+      expect(String(latency[key]), key).toMatch(/^\d+(\.\d{1,3})?$/);
+    }
+    for (const [name, ms] of Object.entries(figures)) expect(String(ms), name).toMatch(/^\d+(\.\d{1,3})?$/);
+    expect(res.headers['server-timing']).toBe(Object.entries(figures).map(([name, ms]) => `${name};dur=${ms}`).join(', '));
+    const line = harness.svc.logs
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter((l) => l.includes('"request completed"') && l.includes(traceId))
+      .map((l) => JSON.parse(l) as { ms: number; steps: Record<string, number> });
+    expect(line).toHaveLength(1);
+    // One span for both: the log line's ms is the body's chat_adapter_latency, not a later reading.
+    expect(line[0]!.ms).toBe(latency.chat_adapter_latency);
+    expect(line[0]!.steps).toEqual(latency.steps);
   });
 
   it('an Idempotency-Key makes a retried request store nothing twice', async () => {

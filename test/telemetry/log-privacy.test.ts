@@ -127,7 +127,11 @@ describe('logs at LOG_LEVEL=trace', () => {
     expect(failed[0]).toMatchObject({ level: 50, status: 500, error: 'StepError', reason: 'step startHandoff failed: TypeError' });
     expect(String(failed[0]!.stack)).toMatch(/^ {4}at /);
     const rejected = lines().filter((l) => l.msg === 'request rejected');
-    expect(rejected.map((l) => l.status).sort()).toEqual([400, 400, 400, 503]);
+    expect(rejected.map((l) => l.status).sort()).toEqual([400, 400, 400]);
     expect(rejected.every((l) => l.level === 40)).toBe(true);
+    // A party that is down is logged as that party's failure, not as a rejected request.
+    const down = lines().filter((l) => l.msg === 'graphql unavailable');
+    expect(down).toHaveLength(1);
+    expect(down[0]).toMatchObject({ level: 40, status: 503, party: 'graphql', error: 'DownstreamError', reason: expect.stringMatching(/^graphql: /) });
   });
 });

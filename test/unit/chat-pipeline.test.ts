@@ -53,6 +53,14 @@ describe('latencyFrom', () => {
     expect(Object.keys(latency.steps).indexOf('askEngineCacheHit')).toBe(TIMINGS.findIndex((t) => t.name === 'askEngine'));
   });
 
+  it('rounds every figure to 3 decimals (microseconds)', () => {
+    const latency = latencyFrom([{ name: 'askEngine', ms: 12.34567, ok: true }, { name: 'storeQuestion', ms: 0.0004, ok: true }], 20.0005001, false);
+    expect(latency.steps).toEqual({ askEngine: 12.346, storeQuestion: 0 });
+    expect(latency.service_engine_latency).toBe(12.346);
+    expect(latency.chat_adapter_latency).toBe(20.001);
+    expect(serverTiming(latency)).toBe('askEngine;dur=12.346, storeQuestion;dur=0, total;dur=20.001');
+  });
+
   it('counts a failed step that was still timed', () => {
     const latency = latencyFrom([{ name: 'storeQuestion', ms: 4, ok: false }], 5, false);
     expect(latency.create_message_latency).toBe(4);
@@ -61,9 +69,9 @@ describe('latencyFrom', () => {
 });
 
 describe('serverTiming', () => {
-  it('gives one name;dur= entry per step in order, then the total, two decimals', () => {
+  it('gives one name;dur= entry per step in order, then the total, as the body gives them', () => {
     const latency = latencyFrom(TIMINGS.slice(0, 3), 130.123, false);
-    expect(serverTiming(latency)).toBe('receiveRequest;dur=0.25, askEngine;dur=120.50, formatReply;dur=1.00, total;dur=130.12');
+    expect(serverTiming(latency)).toBe('receiveRequest;dur=0.25, askEngine;dur=120.5, formatReply;dur=1, total;dur=130.123');
   });
 
   it('follows the Server-Timing header grammar', () => {
