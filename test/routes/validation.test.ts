@@ -125,6 +125,12 @@ describe('rejected with 400 naming the field', () => {
     expect(res.json().detail.message).toMatch(/JSON object/);
   });
 
+  it.each([[''], ['  \n ']])('an empty JSON body (%j)', async (raw) => {
+    const res = await post(raw, { 'content-type': 'application/json' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail.message).toBe('Invalid request: the body is empty; a JSON object is required');
+  });
+
   it('malformed JSON', async () => {
     const res = await post('{"propertyId": ', { 'content-type': 'application/json' });
     expect(res.statusCode).toBe(400);
