@@ -5,10 +5,11 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.ts';
 import { composeService, type ComposedService } from '../../src/compose.ts';
+import { README_PATH, readmeExamples, scalarPairs, shownPattern } from './readme-examples.ts';
 
 /**
- * The README's "Try it" examples against `ENVIRONMENT=local`: the real service, the embedded
- * reference parties, real HTTP and a real SQLite file; nothing stubbed.
+ * `ENVIRONMENT=local` end to end: the real service, the embedded reference parties, real HTTP and a
+ * real SQLite file; nothing stubbed. Runs the README's "Try it" examples as written, too.
  */
 let service: ComposedService;
 let dataDir: string;
@@ -55,6 +56,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.close();
   rmSync(dataDir, { recursive: true, force: true });
+});
+
+// First, on the fresh store, as a newcomer runs them after `npm start` (the first answer's id is "2").
+describe("README.md's Try it examples, run as written", () => {
+  const examples = readmeExamples(README_PATH);
+
+  it('are all found: three chats and the GraphQL query', () => {
+    expect(examples.map((e) => `${e.port}${e.path}`)).toEqual(['6000/chat_adapter', '6000/chat_adapter', '6000/chat_adapter', '6102/graphql']);
+    for (const example of examples) expect(example.shown.length, example.path).toBeGreaterThan(2);
+  });
+
+  it.each(readmeExamples(README_PATH).map((example, i) => [i + 1, example] as const))('example %i gives what the README shows', async (_n, example) => {
+    // The README's addresses are the default ports; this stack listens on free ones.
+    const base = example.port === 6000 ? serviceUrl : graphqlUrl.replace(/\/graphql$/, '');
+    const body = JSON.stringify(example.body);
+    let actual: unknown;
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const res = await fetch(`${base}${example.path}`, { method: 'POST', headers: example.headers, body });
+      expect(res.status).toBe(200);
+      actual = await res.json();
+      // The handoff is delivered after the reply: the stored conversation shows it a moment later.
+      if (example.port === 6000 || JSON.stringify(actual).includes('"handoffs":[{')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const pairs = scalarPairs(actual);
+    for (const { key, value } of example.shown) {
+      const matches = pairs.filter(([k, v]) => k === key && (typeof value === 'string' ? typeof v === 'string' && shownPattern(value).test(v) : v === value));
+      expect(matches, `${key}: ${JSON.stringify(value)} in ${JSON.stringify(actual)}`).not.toEqual([]);
+    }
+  });
 });
 
 describe('ENVIRONMENT=local, end to end', () => {
