@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chatSteps } from '../../steps/chat-pipeline.ts';
 import { latencyFrom, serverTiming } from '../../src/pipeline/latency.ts';
@@ -27,6 +29,13 @@ describe('chatPipeline', () => {
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(names[0]).toBe('receiveRequest');
     expect(names.at(-1)).toBe('assembleResponse');
+  });
+
+  it('is listed step by step, in order, in steps/README.md', () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../steps/README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## In pipeline order'));
+    const listed = [...table.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual(chatSteps.map((step) => step.name));
   });
 });
 
