@@ -116,5 +116,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     localStackBasePort: envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530),
     shutdownGraceMs: envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000),
+    idempotencyTtlSeconds: envInteger(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400),
+    idempotencyMaxKeys: envInteger(env, 'IDEMPOTENCY_MAX_KEYS', 20_000, 1, 10_000_000),
   };
 }
