@@ -43,6 +43,8 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyOptions):
     sizeCalculation: (entry) => entry.answer.body.length + entry.fingerprint.length + 64,
     ttl: options.ttlSeconds * 1000,
     ttlAutopurge: false,
+    perf: { now },
+    ttlResolution: 0, // read the clock on every check (no cached "now")
   });
 
   return {
