@@ -50,7 +50,9 @@ describe('a retried chat with the same Idempotency-Key', () => {
     const graphqlAfterFirst = harness.svc.stubs.graphql.requests.length;
     expect(graphqlAfterFirst).toBeGreaterThan(graphqlBefore);
 
+    const waitsBefore = await metric('chat_adapter_session_turn_wait_seconds_count{outcome="turn"}');
     const replays = [await chat(payload, key), await chat(payload, key)];
+    expect(await metric('chat_adapter_session_turn_wait_seconds_count{outcome="turn"}')).toBe(waitsBefore); // a replay never waits its turn
     for (const replay of replays) {
       expect(replay.statusCode).toBe(200);
       expect(replay.headers['idempotent-replayed']).toBe('true');
