@@ -8,6 +8,9 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
+import { createIdempotencyStore } from '../src/idempotency/create-idempotency-store.ts';
+import { noRequestMetrics } from '../src/telemetry/request-metrics.ts';
+import { createSessionTurns } from '../src/turns/create-session-turns.ts';
 import { createMemoryCache } from '../src/cache/memory-cache.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 import { createTracing } from '../src/telemetry/tracing.ts';
@@ -48,7 +51,8 @@ const body = JSON.stringify({
 
 async function run(disableTracing: boolean): Promise<void> {
   const tracing = createTracing({ disabled: disableTracing });
-  const app = buildApp({ deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: pino({ level: 'silent' }), requestTimeoutMs: 25_000 });
+  const app = buildApp({ deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: pino({ level: 'silent' }), requestTimeoutMs: 25_000,
+    requestGuards: { idempotency: createIdempotencyStore({ ttlSeconds: 60, requestTimeoutMs: 25_000 }), turns: createSessionTurns(), metrics: noRequestMetrics } });
   await app.ready();
   const request = { method: 'POST' as const, url: '/chat_adapter', payload: body, headers: { 'content-type': 'application/json' } };
   for (let i = 0; i < 2000; i++) await app.inject(request); // warm-up: JIT and schema compilation

@@ -9,7 +9,7 @@ import { roundMs, serverTiming } from './pipeline/latency.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { takeLatency } from './http/request-latency.ts';
-import { registerRoutes } from './http/routes.ts';
+import { registerRoutes, type ChatGuards } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
 import { describeError, stackFrames } from './telemetry/safe-error.ts';
 import { endServerSpan, startServerSpan } from './telemetry/server-span.ts';
@@ -39,6 +39,8 @@ export interface AppOptions {
   readonly recordMessageText?: boolean;
   /** REQUEST_TIMEOUT_MS (CONTRACTS 6.1): the deadline of every chat. */
   readonly requestTimeoutMs: number;
+  /** Idempotency store and session turns (CONTRACTS 6.2, 6.6). */
+  readonly requestGuards: ChatGuards;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -123,6 +125,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     (request, run) => context.with(trace.setSpan(context.active(), request.span), run),
     options.tracer,
     { metrics: options.metrics, recordMessageText: options.recordMessageText ?? false, requestTimeoutMs: options.requestTimeoutMs },
+    options.requestGuards,
   );
   void app.register(routes);
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });

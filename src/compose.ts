@@ -20,6 +20,11 @@ import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
 import { explainBusyPort, explainMissingLocalStack } from './config/start-up-errors.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
+import type { ChatGuards } from './http/routes.ts';
+import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
+import { connectRedis } from './shared-state/redis-connection.ts';
+import { createRequestMetrics } from './telemetry/request-metrics.ts';
+import { createSessionTurns } from './turns/create-session-turns.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
 import { traceScopedLogger } from './telemetry/trace-logger.ts';
@@ -33,6 +38,8 @@ export interface ComposedService {
   readonly app: FastifyInstance;
   readonly deps: Deps;
   readonly metrics: Metrics;
+  /** Idempotency store and session turns, as the routes use them. */
+  readonly guards: ChatGuards;
   /** Addresses of the parties started by the embedded local stack (empty outside `local`). */
   readonly localUrls: Readonly<Partial<Record<Party, string>>>;
   /**
@@ -135,6 +142,57 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
   };
 }
 
+interface ComposedGuards {
+  readonly guards: ChatGuards;
+  close(): Promise<void>;
+}
+
+/**
+ * Idempotency store and session turns (CONTRACTS 6.2, 6.6): in-process, or with REDIS_URL on one
+ * Redis connection of their own (the session cache keeps its own). A Redis fault falls back to
+ * in-process state for that request, with a warning and a metric, never a failed chat (6.8).
+ */
+function composeChatGuards(config: Config, logger: Logger, metrics: Metrics): ComposedGuards {
+  const requestMetrics = createRequestMetrics(metrics.registry);
+  const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, {
+    onOutage: (err) => logger.warn({ reason: err.message }, 'redis unreachable: idempotency and session turns go on in-process'),
+  });
+  const idempotency = createIdempotencyStore({
+    redis,
+    ttlSeconds: config.idempotencyTtlSeconds,
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxKeys: config.idempotencyMaxKeys,
+    events: {
+      fallback: (operation, err) => {
+        requestMetrics.countSharedStateFallback('idempotency');
+        logger.warn({ operation, reason: err.message }, 'idempotency store unavailable; this request uses the in-process store');
+      },
+    },
+  });
+  const turns = createSessionTurns({
+    redis,
+    events: {
+      fallback: (operation, err) => {
+        requestMetrics.countSharedStateFallback('turns');
+        logger.warn({ operation, reason: err.message }, 'session turn queue unavailable; this request keeps in-process order only');
+      },
+      leaseExpired: () => {
+        requestMetrics.countLeaseExpired();
+        logger.warn({}, 'a session turn outlived its lease');
+      },
+    },
+  });
+  return {
+    guards: { idempotency, turns, metrics: requestMetrics },
+    close: async () => {
+      await idempotency.close();
+      if (redis === undefined) return;
+      await redis.quit().catch(() => {});
+      redis.disconnect();
+    },
+  };
+}
+
 /** Everything the service needs, wired and ready to listen (src/server.ts) or to be injected (tests). */
 export async function composeService(config: Config, logger: PinoLogger, extra: ExtraTracingOptions = {}): Promise<ComposedService> {
   const parties = await resolvePartyUrls(config, logger);
@@ -148,6 +206,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
   });
   const metrics = createMetrics();
   const built = createDeps(config, parties.urls, logger, tracing.tracer, metrics);
+  const guarded = composeChatGuards(config, traceScopedLogger(logger), metrics);
   const app = buildApp({
     deps: built.deps,
     tracer: tracing.tracer,
@@ -156,6 +215,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     metrics,
     recordMessageText: config.recordMessageText,
     requestTimeoutMs: config.requestTimeoutMs,
+    requestGuards: guarded.guards,
   });
 
   let closing: Promise<void> | undefined;
@@ -164,11 +224,12 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
       await app.close();
       const pending = await built.deps.handoff.drain(config.shutdownGraceMs);
       await built.close();
+      await guarded.close();
       logger.info({ pending_handoffs: pending }, 'service stopped');
       // The local handoff receiver stays up until the drain is over.
       await parties.close();
       // Last, so the handoffs' spans go out too.
       await tracing.shutdown();
     })());
-  return { app, deps: built.deps, metrics, localUrls: parties.local, close };
+  return { app, deps: built.deps, metrics, guards: guarded.guards, localUrls: parties.local, close };
 }

@@ -50,4 +50,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** CONTRACTS 6.1: every chat is answered within this many ms. */
   readonly requestTimeoutMs: number;
+  /** CONTRACTS 6.2: how long the first 200 answer to an Idempotency-Key is kept for replay (seconds). */
+  readonly idempotencyTtlSeconds: number;
+  /** Bound of the in-process idempotency store (kept answers). */
+  readonly idempotencyMaxKeys: number;
 }

@@ -135,6 +135,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     localStackBasePort: check(() => envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530)),
     shutdownGraceMs: check(() => envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000)),
     requestTimeoutMs: check(() => envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000)),
+    idempotencyTtlSeconds: check(() => envInteger(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400)),
+    idempotencyMaxKeys: check(() => envInteger(env, 'IDEMPOTENCY_MAX_KEYS', 20_000, 1, 10_000_000)),
   };
   problems.done();
   return config;

@@ -9,9 +9,14 @@ import { chatPipeline } from '../../steps/chat-pipeline.ts';
 import { serverTiming } from '../pipeline/latency.ts';
 import type { ChatContext } from '../pipeline/context.ts';
 import type { Deps } from '../pipeline/ports.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
+import type { RequestMetrics } from '../telemetry/request-metrics.ts';
 import { stepSpans } from '../telemetry/step-span.ts';
 import { takeLatency } from './request-latency.ts';
+import type { SessionTurns } from '../turns/create-session-turns.ts';
+import { idempotencyHooks } from './idempotency.ts';
+import { sessionTurnHooks } from './session-turns.ts';
 
 /** Runs `run` with the request's server span active, so step and client spans become its children. */
 export type InRequestContext = <T>(request: FastifyRequest, run: () => Promise<T>) => Promise<T>;
@@ -19,16 +24,13 @@ export type InRequestContext = <T>(request: FastifyRequest, run: () => Promise<T
 const chatResponses = {
   200: ChatResponseSchema,
   400: DetailWithTraceSchema,
+  409: DetailTextSchema,
   413: DetailTextSchema,
   415: DetailTextSchema,
+  422: DetailTextSchema,
   500: DetailWithTraceSchema,
   503: DetailTextSchema,
 };
-
-function idempotencyKey(request: FastifyRequest): string | undefined {
-  const value = request.headers['idempotency-key'];
-  return typeof value === 'string' ? value : undefined;
-}
 
 export interface RouteTelemetry {
   /** When given, `GET /metrics` serves it (Prometheus text format). */
@@ -39,10 +41,25 @@ export interface RouteTelemetry {
   readonly requestTimeoutMs: number;
 }
 
+/** Idempotent requests and one turn at a time per session (CONTRACTS 6.2, 6.6); wired by compose.ts. */
+export interface ChatGuards {
+  readonly idempotency: IdempotencyStore;
+  readonly turns: SessionTurns;
+  readonly metrics: RequestMetrics;
+}
+
 /** `GET /heartbeat`, `POST /chat_adapter` (SPEC 4) and `GET /metrics`. */
-export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, tracer: Tracer, telemetry: RouteTelemetry): FastifyPluginAsync {
+export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, tracer: Tracer, telemetry: RouteTelemetry, guards: ChatGuards): FastifyPluginAsync {
   const spanOptions = { recordMessageText: telemetry.recordMessageText ?? false };
   const metrics = telemetry.metrics;
+  // After body validation, in this order: the Idempotency-Key check and claim, then the session's turn.
+  const idempotency = idempotencyHooks(guards.idempotency, guards.metrics);
+  const turns = sessionTurnHooks(guards.turns, guards.metrics, telemetry.requestTimeoutMs);
+  const chatHooks = {
+    preHandler: [idempotency.preHandler, turns.preHandler],
+    onSend: [turns.onSend, idempotency.onSend],
+    onResponse: [turns.onResponse, idempotency.onResponse],
+  };
 
   return async (app) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -57,11 +74,11 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       });
     }
 
-    typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses } }, async (request, reply) => {
+    typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses }, ...chatHooks }, async (request, reply) => {
       const ctx: ChatContext = {
         request: request.body,
         traceId: request.traceId,
-        idempotencyKey: idempotencyKey(request),
+        idempotencyKey: idempotency.keyOf(request),
         deadlineAt: request.startedAt + telemetry.requestTimeoutMs,
       };
       const instrument = stepSpans(tracer, ctx, spanOptions);

@@ -24,7 +24,7 @@ export interface ChatContext {
   /** The validated body: never modified by a step. */
   readonly request: ChatRequest;
   readonly traceId: string;
-  /** The caller's `Idempotency-Key` header, if any. */
+  /** The caller's `Idempotency-Key` (checked, quotes of the quoted form removed), if any. */
   readonly idempotencyKey: string | undefined;
   /**
    * CONTRACTS 6.1: when the chat must be answered, on the `performance.now()` clock (ms). Every
@@ -32,7 +32,7 @@ export interface ChatContext {
    */
   readonly deadlineAt: number;
 
-  /** Base of `clientMessageKey`: the idempotency key, or a fresh UUID. Never derived from the trace id. */
+  /** Base of `clientMessageKey`: derived from (orgId, idempotency key), or a fresh UUID. Never the trace id. */
   requestId?: string;
   /** The message with surrounding white space trimmed. */
   message?: string;

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { composeService, type ExtraTracingOptions } from '../../src/compose.ts';
 import type { Config } from '../../src/config/config.schema.ts';
+import type { ChatGuards } from '../../src/http/routes.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Deps } from '../../src/pipeline/ports.ts';
 import { createLogger } from '../../src/telemetry/logger.ts';
@@ -72,6 +73,8 @@ export interface StubbedService {
   readonly logs: string[];
   /** This app's own metrics registry (also served at `GET /metrics`). */
   readonly metrics: Metrics;
+  /** Its idempotency store and session turns. */
+  readonly guards: ChatGuards;
   close(): Promise<void>;
 }
 
@@ -112,6 +115,7 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     config,
     logs,
     metrics,
+    guards: service.guards,
     async close() {
       await service.close();
       await Promise.all(Object.values(stubs).map((s: StubServer) => s.close()));

@@ -1,6 +1,9 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { createIdempotencyStore } from '../../src/idempotency/create-idempotency-store.ts';
+import { noRequestMetrics } from '../../src/telemetry/request-metrics.ts';
+import { createSessionTurns } from '../../src/turns/create-session-turns.ts';
 import { createTracing } from '../../src/telemetry/tracing.ts';
 import { chatRequest } from '../helpers/fixtures.ts';
 import { fakeDeps } from '../steps/fake-deps.ts';
@@ -9,7 +12,8 @@ describe('an unexpected error', () => {
   it('is a 500 in the documented shape, without stack or internals, and the service keeps serving', async () => {
     const { deps } = fakeDeps({ engine: new TypeError("Cannot read properties of undefined (reading 'secretInternalField')") });
     const tracing = createTracing({ disabled: false });
-    const app = buildApp({ deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: pino({ level: 'silent' }), requestTimeoutMs: 25_000 });
+    const app = buildApp({ deps, tracer: tracing.tracer, routePrefix: '', loggerInstance: pino({ level: 'silent' }), requestTimeoutMs: 25_000,
+    requestGuards: { idempotency: createIdempotencyStore({ ttlSeconds: 60, requestTimeoutMs: 25_000 }), turns: createSessionTurns(), metrics: noRequestMetrics } });
     try {
       const res = await app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() });
       expect(res.statusCode).toBe(500);

@@ -145,7 +145,7 @@ describe('rejected with 400 naming the field', () => {
   });
 
   it('a bad Idempotency-Key header', async () => {
-    await expect400(chatRequest(), 'Idempotency-Key', { 'idempotency-key': 'has spaces in it' });
+    await expect400(chatRequest(), 'Idempotency-Key', { 'idempotency-key': '"an unbalanced quote' });
   });
 });
 

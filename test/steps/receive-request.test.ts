@@ -12,10 +12,20 @@ describe('receiveRequest (rule 1)', () => {
     expect(request.message).toBe(' \n\t Is the  pool open?\u00a0 \r\n');
   });
 
-  it('uses the Idempotency-Key as request id when the caller sent one', () => {
+  it('with an Idempotency-Key, derives the request id from the organisation and the key (a UUID, the same on a retry)', () => {
     const { deps } = fakeDeps();
-    const patch = receiveRequest(freshContext(validRequest(), 'retry-key-123'), deps);
-    expect(patch.requestId).toBe('retry-key-123');
+    const first = receiveRequest(freshContext(validRequest(), 'retry-key-123'), deps).requestId;
+    const retry = receiveRequest(freshContext(validRequest({ message: 'another text' }), 'retry-key-123'), deps).requestId;
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(retry).toBe(first);
+    expect(first).not.toBe(FIXED_ID);
+  });
+
+  it('two organisations sending the same Idempotency-Key get different request ids', () => {
+    const { deps } = fakeDeps();
+    const ours = receiveRequest(freshContext(validRequest({ orgId: '1111111111111111111' }), 'same-key'), deps).requestId;
+    const theirs = receiveRequest(freshContext(validRequest({ orgId: '2222222222222222222' }), 'same-key'), deps).requestId;
+    expect(ours).not.toBe(theirs);
   });
 
   it('otherwise takes a fresh id, never the trace id', () => {

@@ -7,8 +7,8 @@ import { fakeDeps } from './fake-deps.ts';
 import { applyPatch, freshContext, validRequest } from './step-context.ts';
 
 /** The context validateRequest sees: after receiveRequest has trimmed the message. */
-function received(message: string, idempotencyKey?: string): ChatContext {
-  const ctx = freshContext(validRequest({ message }), idempotencyKey);
+function received(message: string): ChatContext {
+  const ctx = freshContext(validRequest({ message }));
   return applyPatch(ctx, receiveRequest(ctx, fakeDeps().deps));
 }
 
@@ -47,21 +47,5 @@ describe('validateRequest (rule 2)', () => {
   it('measures the length after trimming', () => {
     expect(() => validateRequest(received(`   ${'x'.repeat(4000)}\n\n  `))).not.toThrow();
     expect(rejection(received(` ${'x'.repeat(4001)} `)).field).toBe('message');
-  });
-
-  it('accepts a usual Idempotency-Key', () => {
-    expect(() => validateRequest(received('hi', '5f0c6f0e-3b1a-4c55-9a55-0f4a8e1f2b3c'))).not.toThrow();
-  });
-
-  it.each([
-    ['empty', ''],
-    ['with a space', 'abc def'],
-    ['non-ASCII', 'clé-1'],
-    ['a control character', 'abc\u0001'],
-    ['over 200 characters', 'k'.repeat(201)],
-  ])('rejects an Idempotency-Key that is %s, naming the header', (_label, key) => {
-    const err = rejection(received('hi', key));
-    expect(err.field).toBe('Idempotency-Key');
-    expect(err.message).toContain('Idempotency-Key');
   });
 });

@@ -150,3 +150,18 @@ describe('loadConfig: a bad value stops with an InvalidConfigError naming the va
     expect(err.message).not.toContain('svc-user');
   });
 });
+
+describe('loadConfig: idempotent requests (CONTRACTS 6.2)', () => {
+  it('keeps answers one day and at most 20,000 in process by default; both can be set', () => {
+    expect(load({})).toMatchObject({ idempotencyTtlSeconds: 86_400, idempotencyMaxKeys: 20_000 });
+    expect(load({ IDEMPOTENCY_TTL_S: '3600', IDEMPOTENCY_MAX_KEYS: '500' })).toMatchObject({ idempotencyTtlSeconds: 3600, idempotencyMaxKeys: 500 });
+  });
+
+  it.each<[string, Env]>([
+    ['IDEMPOTENCY_TTL_S', { IDEMPOTENCY_TTL_S: '0' }],
+    ['IDEMPOTENCY_TTL_S', { IDEMPOTENCY_TTL_S: 'a day' }],
+    ['IDEMPOTENCY_MAX_KEYS', { IDEMPOTENCY_MAX_KEYS: '-5' }],
+  ])('refuses a bad %s (%j)', (variable, env) => {
+    expect(failure(env).problems.map((p) => p.variable)).toEqual([variable]);
+  });
+});

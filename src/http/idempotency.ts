@@ -1,0 +1,101 @@
+/**
+ * Idempotent chats (CONTRACTS 6.2), as hooks of `POST /chat_adapter`, after body validation and
+ * before the message waits its turn. A chat without an `Idempotency-Key` pays nothing here (one
+ * header lookup). With one: a bad header is a 400 naming it; then the key, scoped to the
+ * organisation, is claimed in the store with the request's fingerprint:
+ *   - the first time: the chat runs; its 200 answer is kept (status and the exact bytes sent),
+ *     any other answer releases the claim so that a retry runs again;
+ *   - same key, same request, answered: the kept answer again with `Idempotent-Replayed: true`
+ *     (nothing is called, stored or handed off);
+ *   - same key, same request, still running: 409 with `Retry-After: 1`;
+ *   - same key, different request: 422.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
+import { RequestValidationError } from '../errors.ts';
+import type { HeldClaim, IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import { requestFingerprint } from '../idempotency/request-fingerprint.ts';
+import { requestIdFor } from '../pipeline/request-id.ts';
+import type { RequestMetrics } from '../telemetry/request-metrics.ts';
+import { IDEMPOTENCY_HEADER, idempotencyHeaderLines, parseIdempotencyKey } from './idempotency-key-header.ts';
+
+export const IN_FLIGHT_DETAIL = 'A request with this Idempotency-Key is still being processed; retry later';
+export const MISMATCH_DETAIL = 'This Idempotency-Key was already used with a different request';
+
+const OUTCOMES = { claimed: 'new', replay: 'replayed', in_flight: 'in_flight', mismatch: 'mismatch' } as const;
+
+interface Held {
+  readonly key: string;
+  readonly claim: HeldClaim;
+  settled: boolean;
+}
+
+export interface IdempotencyHooks {
+  preHandler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+  onResponse(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** The checked key (quotes removed) of a request that holds its claim; undefined without a key. */
+  keyOf(request: FastifyRequest): string | undefined;
+}
+
+function checkedKey(request: FastifyRequest, value: string | string[]): string {
+  if (Array.isArray(value) || idempotencyHeaderLines(request.raw) > 1) {
+    throw new RequestValidationError('Idempotency-Key', 'must be sent once, with one key');
+  }
+  const parsed = parseIdempotencyKey(value);
+  if (!parsed.ok) throw new RequestValidationError('Idempotency-Key', parsed.problem);
+  return parsed.key;
+}
+
+export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetrics): IdempotencyHooks {
+  const held = new WeakMap<FastifyRequest, Held>();
+
+  return {
+    keyOf: (request) => held.get(request)?.key,
+
+    async preHandler(request, reply) {
+      const value = request.headers[IDEMPOTENCY_HEADER];
+      if (value === undefined) return;
+      const key = checkedKey(request, value);
+      const body = request.body as ChatRequest;
+      const claim = await store.claim(requestIdFor(body.orgId, key), requestFingerprint(body));
+      const outcome = OUTCOMES[claim.outcome];
+      metrics.countIdempotent(outcome);
+      request.span.setAttribute('chat_adapter.idempotency', outcome);
+      switch (claim.outcome) {
+        case 'claimed':
+          held.set(request, { key, claim, settled: false });
+          return;
+        case 'replay':
+          // A string body with a JSON content type goes out as it is: the same bytes as the first time.
+          return reply
+            .code(claim.answer.status)
+            .header('content-type', 'application/json; charset=utf-8')
+            .header('idempotent-replayed', 'true')
+            .send(claim.answer.body);
+        case 'in_flight':
+          return reply.code(409).header('retry-after', '1').send({ detail: IN_FLIGHT_DETAIL });
+        case 'mismatch':
+          return reply.code(422).send({ detail: MISMATCH_DETAIL });
+      }
+    },
+
+    // The answer is kept before it goes out, so that a retry after this 200 is always a replay.
+    async onSend(request, reply, payload) {
+      const mine = held.get(request);
+      if (mine === undefined || mine.settled) return payload;
+      mine.settled = true;
+      if (reply.statusCode === 200 && typeof payload === 'string') await mine.claim.complete({ status: 200, body: payload });
+      else await mine.claim.release();
+      return payload;
+    },
+
+    // A request that ended without a reply being sent (client gone) never keeps its key blocked.
+    async onResponse(request) {
+      const mine = held.get(request);
+      if (mine === undefined || mine.settled) return;
+      mine.settled = true;
+      await mine.claim.release();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Picks the idempotency store (CONTRACTS 6.2): in-process without REDIS_URL; with it, Redis, and
+ * for a request during which Redis cannot be reached, the in-process store (CONTRACTS 6.8: a
+ * Redis fault never fails a chat). Such a request is then idempotent on this instance only; a
+ * retry elsewhere runs again and still stores nothing twice (the same clientMessageKey).
+ */
+import type { Redis } from 'ioredis';
+import {
+  silentIdempotencyEvents, toError,
+  type Claim, type IdempotencyStore, type IdempotencyStoreEvents,
+} from './idempotency-store.ts';
+import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from './memory-idempotency-store.ts';
+import { createRedisIdempotencyStore } from './redis-idempotency-store.ts';
+
+/** Default bound of kept answers in process; a kept chat answer is about 1-3 KB. */
+export const DEFAULT_IDEMPOTENCY_MAX_KEYS = 20_000;
+/** How much longer than the request deadline a claim outlives its request (clock skew, slow close). */
+export const CLAIM_MARGIN_MS = 5_000;
+
+export interface IdempotencyStoreConfig {
+  /** The shared connection when REDIS_URL is set. */
+  readonly redis?: Redis | undefined;
+  readonly ttlSeconds: number;
+  /** REQUEST_TIMEOUT_MS: a claim expires after it plus CLAIM_MARGIN_MS. */
+  readonly requestTimeoutMs: number;
+  readonly maxKeys?: number;
+  readonly events?: IdempotencyStoreEvents;
+}
+
+export interface IdempotencyStores extends IdempotencyStore {
+  /** The in-process store (the only one, or Redis's fallback). */
+  readonly local: MemoryIdempotencyStore;
+}
+
+export function createIdempotencyStore(config: IdempotencyStoreConfig): IdempotencyStores {
+  const claimMs = config.requestTimeoutMs + CLAIM_MARGIN_MS;
+  const local = createMemoryIdempotencyStore({ ttlSeconds: config.ttlSeconds, claimMs, maxKeys: config.maxKeys ?? DEFAULT_IDEMPOTENCY_MAX_KEYS });
+  if (config.redis === undefined) return { local, claim: (scope, fingerprint) => local.claim(scope, fingerprint), close: () => local.close() };
+
+  const events = config.events ?? silentIdempotencyEvents;
+  const shared = createRedisIdempotencyStore({ client: config.redis, ttlSeconds: config.ttlSeconds, claimMs });
+  const quietly = async (operation: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (err) {
+      // The claim then expires by itself; until then a retry is answered 409.
+      events.fallback(operation, toError(err));
+    }
+  };
+  return {
+    local,
+    async claim(scope, fingerprint): Promise<Claim> {
+      let claim: Claim;
+      try {
+        claim = await shared.claim(scope, fingerprint);
+      } catch (err) {
+        events.fallback('claim', toError(err));
+        return local.claim(scope, fingerprint);
+      }
+      if (claim.outcome !== 'claimed') return claim;
+      return {
+        outcome: 'claimed',
+        complete: (answer) => quietly('complete', () => claim.complete(answer)),
+        release: () => quietly('release', () => claim.release()),
+      };
+    },
+    close: () => local.close(),
+  };
+}

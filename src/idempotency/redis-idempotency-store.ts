@@ -1,0 +1,80 @@
+/**
+ * The idempotency store in Redis (REDIS_URL): any instance replays an answer kept by another, and
+ * the claim is atomic (`SET key value NX PX`), so two instances never both run the same key.
+ * One key per record, `<prefix><scope>`, holding JSON:
+ *   in flight  {"f": fingerprint, "t": random token}, expiring after the claim time (the request
+ *              deadline plus a margin: an instance that dies mid-request never blocks the key longer);
+ *   kept       {"f": fingerprint, "s": status, "b": body}, expiring after IDEMPOTENCY_TTL_S.
+ * Completing and releasing compare the stored value with the holder's own claim first (a Lua
+ * script), so a claim that expired and was taken over is never overwritten or deleted.
+ * Every operation throws on a Redis failure; fallback-idempotency-store.ts decides what then.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { DELETE_IF_OWNED, REPLACE_IF_OWNED, redisScript } from '../shared-state/redis-script.ts';
+import type { Claim, IdempotencyStore, KeptAnswer } from './idempotency-store.ts';
+
+export interface RedisIdempotencyOptions {
+  readonly client: Redis;
+  readonly ttlSeconds: number;
+  readonly claimMs: number;
+  /** Key namespace, so that several services can share one Redis. */
+  readonly keyPrefix?: string;
+}
+
+interface Stored {
+  readonly f: string;
+  readonly t?: string;
+  readonly s?: number;
+  readonly b?: string;
+}
+
+function parse(raw: string): Stored {
+  const value = JSON.parse(raw) as Partial<Stored> | null;
+  if (value === null || typeof value.f !== 'string') throw new Error('idempotency record out of shape');
+  return value as Stored;
+}
+
+/** What an existing record means for a request with `fingerprint`. */
+function judge(raw: string, fingerprint: string): Claim {
+  const record = parse(raw);
+  if (record.f !== fingerprint) return { outcome: 'mismatch' };
+  if (typeof record.b === 'string' && typeof record.s === 'number') return { outcome: 'replay', answer: { status: record.s, body: record.b } };
+  return { outcome: 'in_flight' };
+}
+
+export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): IdempotencyStore {
+  const { client } = options;
+  const prefix = options.keyPrefix ?? 'chat-adapter:idempotency:';
+  const ttlMs = options.ttlSeconds * 1000;
+  const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, REPLACE_IF_OWNED);
+  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, DELETE_IF_OWNED);
+
+  return {
+    async claim(scope, fingerprint) {
+      const key = prefix + scope;
+      const mine = JSON.stringify({ f: fingerprint, t: randomBytes(12).toString('base64url') });
+      // Twice at most: the other record may expire between the SET and the GET.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        if ((await client.set(key, mine, 'PX', options.claimMs, 'NX')) === 'OK') {
+          return {
+            outcome: 'claimed',
+            async complete(answer: KeptAnswer) {
+              const kept = JSON.stringify({ f: fingerprint, s: answer.status, b: answer.body });
+              await replaceIfOwned([key], [mine, kept, ttlMs]);
+            },
+            async release() {
+              await deleteIfOwned([key], [mine]);
+            },
+          };
+        }
+        const current = await client.get(key);
+        if (current !== null) return judge(current, fingerprint);
+      }
+      throw new Error('idempotency claim did not settle');
+    },
+    async close() {
+      // The connection belongs to the caller (shared with the session turns).
+    },
+  };
+}

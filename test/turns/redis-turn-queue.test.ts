@@ -1,0 +1,124 @@
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../src/shared-state/redis-connection.ts';
+import { createSessionTurns, type SessionTurn } from '../../src/turns/create-session-turns.ts';
+import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
+import { freePort, startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
+
+let redis: TestRedis;
+let raw: Redis;
+const connections: Redis[] = [];
+/** A connection as the service opens it, once ready (it has no offline queue). */
+const connect = async (url = redis.url, ready = true) => {
+  const client = connectRedis(url);
+  connections.push(client);
+  if (ready) await once(client, 'ready');
+  return client;
+};
+beforeAll(async () => {
+  redis = await startTestRedis();
+  raw = new Redis(redis.url);
+});
+afterAll(async () => {
+  for (const client of connections) client.disconnect();
+  raw?.disconnect();
+  await redis?.stop();
+});
+
+let n = 0;
+const newSession = () => `org:prop:session-${(n += 1)}`;
+const turnKeys = async () => raw.keys('chat-adapter:turn:*');
+const far = () => performance.now() + 30_000;
+
+describe('the shared turn queue in Redis', () => {
+  it('gives the turn to the head only, then to the next in ticket order, and leaves no keys behind', async () => {
+    const queue = createRedisTurnQueue(await connect());
+    const session = newSession();
+    expect(await queue.enter(session, 'a', 5000)).toBe(true);
+    expect(await queue.enter(session, 'b', 5000)).toBe(false);
+    expect(await queue.enter(session, 'c', 5000)).toBe(false);
+    expect(await queue.poll(session, 'b')).toBe('waiting');
+    expect(await queue.leave(session, 'a')).toBe(true);
+    expect(await queue.poll(session, 'c')).toBe('waiting');
+    expect(await queue.poll(session, 'b')).toBe('head');
+    expect(await queue.leave(session, 'b')).toBe(true);
+    expect(await queue.poll(session, 'c')).toBe('head');
+    expect(await queue.leave(session, 'c')).toBe(true);
+    expect(await turnKeys()).toEqual([]);
+  });
+
+  it('a holder that never leaves (its instance died) blocks the session only until its lease expires', async () => {
+    const queue = createRedisTurnQueue(await connect());
+    const session = newSession();
+    expect(await queue.enter(session, 'dead', 200)).toBe(true);
+    expect(await queue.enter(session, 'next', 5000)).toBe(false);
+    await sleep(300);
+    expect(await queue.poll(session, 'next')).toBe('head');
+    expect(await queue.leave(session, 'dead')).toBe(false); // its lease had expired
+    expect(await queue.leave(session, 'next')).toBe(true);
+  });
+
+  it('the keys of an abandoned session expire by themselves', async () => {
+    const queue = createRedisTurnQueue(await connect());
+    expect(await queue.enter(newSession(), 'lost', 100)).toBe(true);
+    expect(await turnKeys()).toHaveLength(3);
+    await sleep(1_500); // the longest entry's expiry plus one second
+    expect(await turnKeys()).toEqual([]);
+  });
+});
+
+describe('session turns across two instances', () => {
+  it('keep arrival order across instances: a later message of the releasing instance does not jump the queue', async () => {
+    const one = createSessionTurns({ redis: await connect() });
+    const two = createSessionTurns({ redis: await connect() });
+    const session = newSession();
+    const order: string[] = [];
+    const first = (await one.acquire(session, far())) as SessionTurn;
+    const second = two.acquire(session, far()).then((t) => (order.push('second'), t));
+    await sleep(50); // the second has its ticket
+    const third = one.acquire(session, far()).then((t) => (order.push('third'), t));
+    await sleep(50);
+    first.release(); // the third is next in line on this instance, but the second arrived before it
+    (await second)?.release();
+    (await third)?.release();
+    expect(order).toEqual(['second', 'third']);
+    await sleep(50); // releases in Redis are sent without waiting for them
+    expect(await turnKeys()).toEqual([]);
+    expect(one.activeSessions + two.activeSessions).toBe(0);
+  });
+
+  it('a message waiting on another instance gives up at its deadline', async () => {
+    const one = createSessionTurns({ redis: await connect() });
+    const two = createSessionTurns({ redis: await connect() });
+    const session = newSession();
+    const holder = (await one.acquire(session, far())) as SessionTurn;
+    const started = performance.now();
+    expect(await two.acquire(session, performance.now() + 300)).toBeUndefined();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    holder.release();
+    await sleep(50);
+    expect(await turnKeys()).toEqual([]);
+    expect(two.activeSessions).toBe(0);
+  });
+
+  it('without a reachable Redis, turns go on in in-process order and each fallback is reported', async () => {
+    const fallbacks: string[] = [];
+    const turns = createSessionTurns({
+      redis: await connect(`redis://127.0.0.1:${await freePort()}`, false),
+      events: { fallback: (operation) => fallbacks.push(operation), leaseExpired: () => {} },
+    });
+    const session = newSession();
+    const first = (await turns.acquire(session, far())) as SessionTurn;
+    let secondIn = false;
+    const second = turns.acquire(session, far()).then((t) => ((secondIn = true), t));
+    await sleep(50);
+    expect(secondIn).toBe(false);
+    first.release();
+    (await second)?.release();
+    expect(fallbacks).toContain('enter');
+    expect(turns.activeSessions).toBe(0);
+  });
+});
