@@ -7,10 +7,11 @@ import { CONTACT_SUB_INTENTS } from '../src/pipeline/rules.ts';
 /**
  * Rule 6: for contact-related sub-intents, the visitor's name, phone (E.164) and email are taken
  * from the message. `contact` is null when the sub-intent does not ask for it or nothing was found.
+ * Asynchronous only because the finders' libraries are loaded on first use (src/contacts).
  */
-export function extractContact(ctx: Readonly<ChatContext>, deps: Deps): ContextPatch {
+export async function extractContact(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
   if (!CONTACT_SUB_INTENTS.has(need(ctx, 'engineReply').sub_intent)) return { contact: null };
-  const found = findContact(need(ctx, 'message'), { defaultRegion: deps.settings.defaultPhoneRegion as CountryCode });
+  const found = await findContact(need(ctx, 'message'), { defaultRegion: deps.settings.defaultPhoneRegion as CountryCode });
   const any = found.name !== null || found.phone !== null || found.email !== null;
   return { contact: any ? found : null };
 }

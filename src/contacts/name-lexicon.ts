@@ -4,16 +4,13 @@
  * read, so a lookup costs a hash access instead of a full parse.
  */
 import nlp from 'compromise';
+import { fold } from './fold.ts';
 
 const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'LastName', 'Person', 'Honorific']);
 
 interface CompromiseModel { one: { lexicon: Record<string, string | string[] | undefined> } }
 const lexicon = (nlp as unknown as { model(): CompromiseModel }).model().one.lexicon;
 
-/** Lower-case and strip accents: "María" -> "maria". */
-export function fold(word: string): string {
-  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
 
 function tagsOf(word: string): string[] {
   const lower = word.toLowerCase();

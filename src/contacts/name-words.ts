@@ -31,8 +31,63 @@ export const NOT_A_NAME = list(`
   propietaria dueno duena esposo esposa mama papa hijo hija amigo amiga vecino vecina senor senora
   quiero busco necesito tengo vivo trabajo llamo escribo pregunto interesa gusta puedo quisiera
   ingles espanol english spanish latino latina americano americana cubano cubana mexicano mexicana
-  miami florida texas california york
+  miami florida texas california york near cerca yo quien alguien
 `);
+
+/**
+ * Common words that are also given names ("I'm Will", "I'm Hope", "I'm Joy"): the lexicon knows them
+ * as other words, so they count as a name only where a name is expected and written with a capital
+ * (any case after "my name is").
+ */
+export const WORD_NAMES = list(`
+  will hope joy faith grace mark rose ray summer dawn hunter bill pat sue art bob chase drew dean gene
+  guy jack jay rich victor penny ivy iris holly lily daisy violet pearl ruby amber jade crystal destiny
+  angel precious harmony melody trinity serenity charity patience honor autumn buck cliff wade grant
+  frank earl sonny candy brandy luz paz rocio sol blanca
+  dolores milagros consuelo pilar rosario socorro mercedes esperanza
+`);
+
+/**
+ * Words written after "soy" / "I'm" that the (English) lexicon does not know and whose ending does
+ * not give them away ("soy madre soltera", "soy joven", "im tryna"): never a lower-case name. The
+ * Spanish ones describe people (looks, character, family, work, origin); the English ones are chat
+ * slang and adjectives the lexicon lacks.
+ */
+export const NOT_A_NAME_AFTER_INTRO = list(`
+  madre padre hombre mujer chica chico persona parte miembro joven mayor menor agente cliente militar
+  policia chofer maestro maestra abuelo abuela viudo viuda sola solo feliz pobre rico rica bilingue
+  huesped profesional honesto honesta limpio limpia tranquilo tranquila serio seria trabajador
+  trabajadora fumador fumadora vendedor vendedora contador contadora bastante capaz puntual hispano
+  mama papa arquitecto arquitecta medico medica cocinero cocinera empleado empleada gerente dueno
+  inmigrante ama amo bueno buena malo mala alto alta bajo baja flaco flaca gordo gorda guapo guapa
+  bonito bonita lindo linda feo fea sano sana fuerte debil triste contento contenta loco loca viejo
+  vieja rubio rubia moreno morena blanco blanca negro negra gringo gringa nica tico tica boricua paisa
+  chilango chilanga rolo rola costeno costena maracucho maracucha catracho catracha chapin zurdo zurda
+  consciente paciente decente amable sencillo sencilla humilde alegre educado educada independiente
+  libre mayorcito mayorcita nuevito nuevita vegano vegana vegetariano vegetariana ciego ciega sordo
+  sorda embarazada enfermo enferma discapacitado discapacitada jubilado jubilada pensionado pensionada
+  hijo hija nieto nieta sobrino sobrina tio tia primo prima hermano hermana novio novia pareja
+  cunado cunada suegro suegra yerno nuera vecino vecina inquilino inquilina arrendatario arrendataria
+  dominicano dominicana puertorriqueno puertorriquena salvadoreno salvadorena hondureno hondurena
+  guatemalteco guatemalteca nicaraguense costarricense panameno panamena peruano peruana ecuatoriano
+  ecuatoriana argentino argentina chileno chilena uruguayo uruguaya paraguayo paraguaya boliviano
+  boliviana espanol espanola brasileno brasilena estadounidense canadiense europeo europea
+  crazy awful vegan vegetarian tryna finna gonna wanna outta lowkey highkey literally basically
+  honestly actually kinda sorta totally def prob bout abt tho though stressed anxious broke homeless
+  jobless pregnant preggo single divorced retired disabled deaf blind military veteran vet
+`);
+
+/** Words after a lower-case name that show it ended there ("soy xiomara, el...", "soy ana y ..."). */
+export const AFTER_NAME_WORDS = list(`
+  y e and from del de in en here aqui again otra vez i im my mi me tel cel from el la with con but pero
+`);
+
+/** Vietnamese names: family name, then "Van" or "Thi", then the given name ("Nguyen Van An"). */
+export const VIETNAMESE_FAMILY = list(`
+  nguyen tran le pham hoang huynh phan vu vo dang bui do ho ngo duong ly truong dinh lam cao mai luong
+  trinh doan
+`);
+export const VIETNAMESE_MIDDLE = list(`van thi`);
 
 /** Honorifics skipped before a name ("this is Dr. Amanda Ruiz" -> "Amanda Ruiz"). */
 export const TITLES = list(`mr mrs ms miss mx dr prof sr sra srta don dona doctor doctora lic ing`);
@@ -44,26 +99,27 @@ export const SUFFIXES = list(`jr sr ii iii iv`);
 export const PARTICLES = list(`de del la las los da das do dos di du van von der den le bin ibn al`);
 
 /**
- * Words that introduce a name, strongest first. `strong` cues ("my name is") make any plausible
- * word after them a name, lower-case included; `weak` cues ("I'm", "soy") also introduce states
- * ("I'm interested", "soy estudiante"), so the word after them must look like a name.
+ * Words that introduce a name, strongest first (see `NameCue`). "my name is" introduces nothing but a
+ * name; "I'm" and "soy" also introduce states ("I'm interested", "soy estudiante"); "it's" and "habla"
+ * introduce too much else to guess lower-case names after them.
  */
-export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; strong: boolean }> = [
-  { pattern: /\bmy\s+name\s+is\s+/giu, strong: true },
-  { pattern: /\bmy\s+name['’]?s\s+/giu, strong: true },
-  { pattern: /\bname['’]s\s+/giu, strong: true },
-  { pattern: /\bme\s+llamo\s+/giu, strong: true },
-  { pattern: /\bmi\s+nombre\s+es\s+/giu, strong: true },
-  { pattern: /\bthis\s+is\s+/giu, strong: false },
-  { pattern: /\bi\s+am\s+/giu, strong: false },
-  { pattern: /\bi['’]?m\s+/giu, strong: false },
-  { pattern: /(?<![\p{L}])soy\s+/giu, strong: false },
-  { pattern: /(?<![\p{L}])(?:le\s+|les\s+)?habla\s+/giu, strong: false },
-  { pattern: /\bit['’]s\s+/giu, strong: false },
+export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak' | 'known' }> = [
+  { pattern: /\bmy\s+name\s+is\s+/giu, cue: 'strong' },
+  { pattern: /\bmy\s+name['’]?s\s+/giu, cue: 'strong' },
+  { pattern: /\bname['’]s\s+/giu, cue: 'strong' },
+  { pattern: /\bme\s+llamo\s+/giu, cue: 'strong' },
+  { pattern: /\bmi\s+nombre\s+es\s+/giu, cue: 'strong' },
+  { pattern: /(?<![\p{L}])(?:name|nombre)\s*:\s*/giu, cue: 'strong' },
+  { pattern: /\bthis\s+is\s+/giu, cue: 'known' },
+  { pattern: /\bi\s+am\s+/giu, cue: 'weak' },
+  { pattern: /\bi['’]?m\s+/giu, cue: 'weak' },
+  { pattern: /(?<![\p{L}])soy\s+/giu, cue: 'weak' },
+  { pattern: /(?<![\p{L}])(?:le\s+|les\s+)?habla\s+/giu, cue: 'known' },
+  { pattern: /\bit['’]s\s+/giu, cue: 'known' },
 ];
 
 /** Closings after which a signature name may follow ("Thanks, Sarah" / "- David Brown"). */
-export const SIGN_OFF = /(?:^|[\s!.,])(?:thanks|thank\s+you|regards|best|cheers|gracias|saludos|atentamente)[\s!.,]*[-–—]?\s*|(?:^|\s)[-–—]\s*/giu;
+export const SIGN_OFF = /(?:^|[\s!.,])(?:thanks|thank\s+you|regards|best|cheers|gracias|saludos|atentamente)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil)?[\s!.,]*[-–—]?\s*|(?:^|\s)[-–—]\s*/giu;
 
 /** Words before a name that address somebody else ("Hi Sarah", "speak with Maria"). */
 export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|hola|con|a|para|que)[\s,]*)$/iu;

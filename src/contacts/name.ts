@@ -6,16 +6,24 @@
  */
 import nlp from 'compromise';
 import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, SIGN_OFF } from './name-words.ts';
-import { fold } from './name-lexicon.ts';
-import { readNameAt } from './name-parse.ts';
+import { fold } from './fold.ts';
+import { readNameAt, type NameFound } from './name-parse.ts';
+import { isStreetOrPlace } from './name-places.ts';
 
 interface Candidate { at: number; name: string }
 
+/** A person's name read at `start`, or null when there is none or it names a street or a place. */
+function personAt(text: string, start: number, cue: Parameters<typeof readNameAt>[2]): NameFound | null {
+  const name = readNameAt(text, start, cue);
+  const introduced = cue !== 'capitalised';
+  return name === null || isStreetOrPlace(text, start, name.end, introduced) ? null : name;
+}
+
 function fromIntroductions(text: string): Candidate[] {
   const found: Candidate[] = [];
-  for (const { pattern, strong } of INTRO_CUES) {
+  for (const { pattern, cue } of INTRO_CUES) {
     for (const m of text.matchAll(pattern)) {
-      const name = readNameAt(text, m.index + m[0].length, strong);
+      const name = personAt(text, m.index + m[0].length, cue);
       if (name !== null) found.push({ at: m.index, name: name.name });
     }
   }
@@ -29,7 +37,7 @@ function fromNameHere(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(NAME_HERE)) {
     const start = m.index + m[0].length - (m[1] ?? '').length - 'here'.length;
-    const name = readNameAt(text, start, false, true);
+    const name = personAt(text, start, 'capitalised');
     if (name !== null) found.push({ at: start, name: name.name });
   }
   return found;
@@ -43,7 +51,7 @@ function fromSignOffs(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(SIGN_OFF)) {
     const start = m.index + m[0].length;
-    const name = readNameAt(text, start, false, true);
+    const name = personAt(text, start, 'capitalised');
     if (name !== null && AFTER_SIGNATURE.test(text.slice(name.end))) found.push({ at: start, name: name.name });
   }
   return found;
@@ -63,7 +71,7 @@ function fromEntities(text: string): Candidate[] {
     if (words.length < 2 || !/^\p{Lu}/u.test(cleaned)) continue;
     if (words.some((w) => NOT_A_NAME.has(fold(w.replace(/\.$/, ''))))) continue;
     if (ADDRESSING_BEFORE.test(text.slice(0, Math.max(0, at)))) continue;
-    const name = readNameAt(text, at, false, true);
+    const name = personAt(text, at, 'capitalised');
     if (name !== null && name.name.includes(' ')) found.push({ at, name: name.name });
   }
   return found;

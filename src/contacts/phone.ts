@@ -1,25 +1,23 @@
 /**
- * Phone numbers in free text, as E.164. libphonenumber-js does the finding and validation; the `max`
- * metadata is used because it validates against each region's real number patterns (the `min` set
- * only checks lengths and leading digits, so more digit runs from prices or IDs pass as "valid").
+ * Phone numbers in free text, as E.164 (an extension is never part of it). libphonenumber-js finds
+ * every *possible* number (right length for its plan); one is kept when it is valid against the
+ * metadata, or when the text marks it as a phone: a cue before it ("call me at", "mi cel es") or a
+ * typical phone layout ("(210) 555-0150", "915.555.0188", "2105550150"). Possible-but-unknown
+ * numbers matter: the 555-01xx range used in examples, area codes newer than the metadata.
+ * Whatever a cue says, digits labelled as something else (unit, floor, price, zip, booking or
+ * confirmation id), money, measures, dates and times are never phones. The `max` metadata validates
+ * against each region's real number patterns.
  */
-import { findPhoneNumbersInText, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
+import { isSupportedCountry, parsePhoneNumber, searchPhoneNumbersInText, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 import { findEmails } from './email.ts';
+import { countryHint, isGluedToLetters, isMoneyOrMeasure, labelBefore, labelledAfterAsOther } from './phone-context.ts';
+import { isReachableShape, isTypicalLayout } from './phone-layout.ts';
 
-// NANP 555-0100..555-0199 is reserved for fiction: libphonenumber calls it valid, but nobody can be
-// reached there, so it is reported like any other invalid number (not at all).
-const FICTIONAL_NANP = /^\+1\d{3}55501\d{2}$/;
-
-// Belt and braces over libphonenumber's own leniency: a digit run written as money or an area is
-// never a phone, whatever its length ("$2125550147", "3054827719 sq ft").
-const MONEY_BEFORE = /[$€£]\s*$/;
-const MEASURE_AFTER = /^\s*(?:sq\.?\s*f(?:ee)?t|sqft|ft2|m2|pies|\/\s*mo|per\s+month|a\s+month|al\s+mes|usd|dollars|d[oó]lares)\b/i;
-
-// libphonenumber's matcher gives up after this many invalid candidates. Without the bound a
+// libphonenumber's matcher gives up after this many rejected candidates. Without the bound a
 // 4000-character message of short digit groups ("12 12 12 ...") costs about 300 ms of CPU; real
-// messages have a handful of candidates. The option exists at run time but not in the typings.
-const MAX_INVALID_CANDIDATES = 100;
-type SearchOptions = { defaultCountry?: CountryCode; maxTries: number };
+// messages have a handful of candidates. The options exist at run time but not in the typings.
+const MAX_REJECTED_CANDIDATES = 100;
+type SearchOptions = { defaultCountry?: CountryCode; maxTries: number; leniency: 'POSSIBLE' };
 
 /** Blank out email addresses (keeping offsets) so digits inside them are never read as a phone. */
 function maskEmails(text: string): string {
@@ -30,25 +28,60 @@ function maskEmails(text: string): string {
   return masked;
 }
 
-/** Every valid phone number in the text, in order, as E.164. */
-export function findPhones(text: string, defaultRegion: CountryCode): string[] {
+function parseOrNull(digits: string, country?: CountryCode): PhoneNumber | null {
+  try {
+    return parsePhoneNumber(digits, country);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The number read in the plan of a country named beside it ("55 1234 5678 de México", "(+52)"),
+ * when that reading is valid and the default region's is not valid or not laid out like one.
+ */
+function readInNamedCountry(text: string, start: number, end: number, number: PhoneNumber): PhoneNumber | null {
+  const hint = countryHint(text, start, end);
+  if (hint === null || number.isValid() && isTypicalLayout(text.slice(start, end), number)) return null;
+  const national = number.nationalNumber;
+  const other = 'callingCode' in hint ? parseOrNull(`+${hint.callingCode}${national}`) : parseOrNull(national, hint.country);
+  return other !== null && other.isValid() && other.number !== number.number ? other : null;
+}
+
+// Reading a candidate costs up to about 1 ms of CPU (parsing, validation, its surroundings): a
+// message made of hundreds of digit groups is read only this far.
+const MAX_PHONES = 10;
+const MAX_CANDIDATES = 20;
+
+/** The E.164 number of one candidate the matcher found, or null when it is not a phone. */
+function phoneAt(masked: string, start: number, end: number, number: PhoneNumber): string | null {
+  if (isGluedToLetters(masked, start, end) || isMoneyOrMeasure(masked, start, end)) return null;
+  const label = labelBefore(masked, start);
+  if (label === 'not-phone' || labelledAfterAsOther(masked, end)) return null;
+  const named = readInNamedCountry(masked, start, end, number);
+  if (named !== null) return named.number;
+  if (!isReachableShape(number)) return null;
+  return number.isValid() || label === 'phone' || isTypicalLayout(masked.slice(start, end), number) ? number.number : null;
+}
+
+/** The phone numbers in the text, in order, as E.164 (at most `limit`). */
+export function findPhones(text: string, defaultRegion: CountryCode, limit = MAX_PHONES): string[] {
   const masked = maskEmails(text);
   const found: string[] = [];
   // An unsupported region would make libphonenumber throw: then only "+<country>" numbers are read.
   const options: SearchOptions = isSupportedCountry(defaultRegion)
-    ? { defaultCountry: defaultRegion, maxTries: MAX_INVALID_CANDIDATES }
-    : { maxTries: MAX_INVALID_CANDIDATES };
-  for (const match of findPhoneNumbersInText(masked, options as { defaultCountry?: CountryCode })) {
-    const e164 = match.number.number;
-    if (!match.number.isValid() || FICTIONAL_NANP.test(e164)) continue;
-    if (MONEY_BEFORE.test(masked.slice(0, match.startsAt))) continue;
-    if (MEASURE_AFTER.test(masked.slice(match.endsAt))) continue;
-    found.push(e164);
+    ? { defaultCountry: defaultRegion, maxTries: MAX_REJECTED_CANDIDATES, leniency: 'POSSIBLE' }
+    : { maxTries: MAX_REJECTED_CANDIDATES, leniency: 'POSSIBLE' };
+  let candidates = 0;
+  for (const match of searchPhoneNumbersInText(masked, options as { defaultCountry?: CountryCode })) {
+    const phone = phoneAt(masked, match.startsAt, match.endsAt, match.number);
+    if (phone !== null) found.push(phone);
+    if (found.length >= limit || ++candidates >= MAX_CANDIDATES) break;
   }
   return found;
 }
 
-/** The first valid phone number in the text as E.164, or null. */
+/** The first phone number in the text as E.164, or null. */
 export function findPhone(text: string, defaultRegion: CountryCode): string | null {
-  return findPhones(text, defaultRegion)[0] ?? null;
+  return findPhones(text, defaultRegion, 1)[0] ?? null;
 }

@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { warmUpContacts } from '../../src/contacts/find-contact.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { startStubbedService, useStubbedService } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 
 const harness = useStubbedService();
+// The contact finders load on the first contact chat (seconds on a loaded machine): these tests time
+// the handoff, not that load (test/language/contact-loading.test.ts covers it).
+beforeAll(async () => {
+  await warmUpContacts();
+}, 30_000);
 
 const chat = (payload: Record<string, unknown>) => harness.chat(payload);
 const waitFor = async (check: () => boolean, ms = 5000) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { extractContact } from '../../src/contacts/find-contact.ts';
+import { findEmail } from '../../src/contacts/email.ts';
 
-const email = (text: string): string | null => extractContact(text, { defaultRegion: 'US' }).email;
+const email = (text: string): string | null => findEmail(text);
 
 describe('email extraction', () => {
   it.each([

@@ -1,0 +1,79 @@
+/**
+ * One word of a possible name: whether it can be part of a person's name after a given kind of cue,
+ * and how it is written out (title case for words typed all lower or all upper case).
+ */
+import { fold } from './fold.ts';
+import { isKnownName, isOtherKnownWord, isPlaceName } from './name-lexicon.ts';
+import { NOT_A_NAME, NOT_A_NAME_AFTER_INTRO, VIETNAMESE_FAMILY, WORD_NAMES } from './name-words.ts';
+
+/**
+ * How much the words before promise a name. `strong` ("my name is", "me llamo", "Name:"): any
+ * plausible word, lower case included. `weak` ("I'm", "soy"): known names in any case, capitalised
+ * words that are not some other word, and lower-case words no list knows ("soy xiomara"), if the
+ * name then visibly ends. `known`: like `weak` without lower-case guesses ("this is", "it's",
+ * "habla": "this is crazy"). `capitalised`: every word with a capital (signatures, "Jennifer here",
+ * entities).
+ */
+export type NameCue = 'strong' | 'weak' | 'known' | 'capitalised';
+
+export interface Word { text: string; folded: string; dot: boolean; end: number }
+
+const MAX_WORDS_READ = 10;
+// One word: letters (accents included) joined by apostrophes or hyphens, then an optional full stop.
+const WORD = /[ \t]*([\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*)(\.)?/uy;
+
+/** The words from `start` on, up to the first separator other than spaces (a comma, a digit). */
+export function wordsFrom(text: string, start: number): Word[] {
+  const words: Word[] = [];
+  WORD.lastIndex = start;
+  for (let m = WORD.exec(text); m !== null && words.length < MAX_WORDS_READ; m = WORD.exec(text)) {
+    const word = m[1] ?? '';
+    words.push({ text: word, folded: fold(word), dot: m[2] !== undefined, end: WORD.lastIndex });
+    if (m[2] === undefined && !/^[ \t]/.test(text.slice(WORD.lastIndex))) break;
+  }
+  return words;
+}
+
+// A capital means something only in mixed case: in "THIS IS URGENT" every word has one.
+export const isCapitalised = (word: string): boolean => /^\p{Lu}/u.test(word) && word !== word.toUpperCase();
+
+/** Blocked words, also with an English contraction ("what's" -> "what"; "O'Brien" is not one). */
+const blocked = (folded: string): boolean =>
+  NOT_A_NAME.has(folded) || NOT_A_NAME.has(folded.replace(/['’](?:s|re|m|ll|d|ve|t)$/, ''));
+
+// Endings of the adjectives, demonyms and job titles that follow "I'm" / "soy" ("Soy Venezolana",
+// "soy enfermera", "I'm Catholic", "i'm hopeful"); checked only on words not known as names.
+const COMMON_WORD_ENDING = /.{3}(?:ano|ana|ense|eno|ena|ero|era|ista|ico|ica|ado|ada|ido|ida|oso|osa|ment|ville|ing|ed|ic|ous|ful|less|able|ible|ive|ist)$/;
+
+/** A name the lexicon knows, or a Vietnamese family name it may not ("Huynh", "Truong"). */
+export const isKnown = (word: Word): boolean =>
+  isKnownName(word.text) || (word.folded.length > 3 && VIETNAMESE_FAMILY.has(word.folded));
+
+/** Could this word be part of a name after this cue? `continuing`: a name word came before it. */
+export function nameLike(word: Word, cue: NameCue, continuing: boolean): boolean {
+  const capital = isCapitalised(word.text);
+  // "I'm Will", "I'm Hope": written as a name, a word that is otherwise a modal or a noun.
+  if (WORD_NAMES.has(word.folded)) return capital || cue === 'strong';
+  if (word.folded.length < 2 || blocked(word.folded)) return false;
+  if (cue === 'capitalised' && !capital) return false;
+  if (isKnown(word)) return true;
+  // After a first name, a capitalised word is a surname even when it is also a common word
+  // ("Tom Baker", "David Brown", "Carlos Mendoza").
+  if (continuing && capital) return true;
+  if (isOtherKnownWord(word.text)) return isPlaceName(word.text) && (capital || cue === 'strong');
+  if (cue === 'strong') return true;
+  if (COMMON_WORD_ENDING.test(word.folded) || NOT_A_NAME_AFTER_INTRO.has(word.folded)) return false;
+  // A lower-case guess: letters only ("pet-friendly" and "sooo" are not names).
+  return capital || (cue === 'weak' && /^\p{L}{3,}$/u.test(word.folded) && !/(\p{L})\1\1/u.test(word.folded));
+}
+
+/** A lower-case word taken only because an introduction came before it ("soy xiomara"). */
+export const isGuess = (word: Word, cue: NameCue): boolean => cue === 'weak' && !isCapitalised(word.text) && !isKnown(word);
+
+/** "maria" -> "Maria", "o'brien" -> "O'Brien", "MARY-KATE" -> "Mary-Kate"; mixed case kept as written. */
+export function capitalise(word: string, particle: boolean): string {
+  const mixed = word !== word.toLowerCase() && word !== word.toUpperCase();
+  if (mixed) return word;
+  if (particle) return word.toLowerCase();
+  return word.toLowerCase().replace(/(^|['’-])(\p{L})/gu, (_s, sep: string, ch: string) => sep + ch.toUpperCase());
+}

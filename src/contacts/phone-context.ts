@@ -1,0 +1,80 @@
+/**
+ * What the text around a candidate number says about it: a phone cue before it ("call me at",
+ * "mi cel es"), a label that makes it something else ("unit", "confirmation number", "número de
+ * reserva"), money or a measure, or a country named next to it.
+ */
+import type { CountryCode } from 'libphonenumber-js';
+import { fold } from './fold.ts';
+import { COUNTRY_WORDS, labelOf } from './phone-words.ts';
+
+/** How far back a cue or label is looked for: a short clause ("my cell number is"). */
+const LOOK_BACK_CHARS = 60;
+const LOOK_BACK_WORDS = 6;
+
+// Words and "#" before the number; a token holding a digit ("1203", "12B") belongs to other digits.
+const TOKEN = /[\p{L}\p{M}]+(?:['’][\p{L}]+)?|#|[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*/gu;
+
+/**
+ * `phone` when the nearest label before `start` is a phone cue (or only "number"), `not-phone` when
+ * it labels something else ("apt", "confirmation number", "número de reserva"), null when the clause
+ * before says nothing. The search stops at other digits and at "!", "?" and line ends.
+ */
+export function labelBefore(text: string, start: number): 'phone' | 'not-phone' | null {
+  const window = text.slice(Math.max(0, start - LOOK_BACK_CHARS), start);
+  const clause = window.slice(Math.max(window.lastIndexOf('!'), window.lastIndexOf('?'), window.lastIndexOf('\n')) + 1);
+  const tokens = clause.match(TOKEN) ?? [];
+  let sawNumberWord = false;
+  let words = 0;
+  for (let i = tokens.length - 1; i >= 0 && words < LOOK_BACK_WORDS; i--) {
+    const token = tokens[i] ?? '';
+    if (/\p{N}/u.test(token)) break;
+    const label = labelOf(fold(token));
+    if (label === 'phone' || label === 'not-phone') return label;
+    if (label === 'number') sawNumberWord = true;
+    else words++;
+  }
+  return sawNumberWord ? 'phone' : null;
+}
+
+// "3054827719 is my confirmation number" / "... es el número de mi reserva".
+const LABEL_AFTER = /^\s*(?:is|es|was|era|=)\s+(?:(?:my|mi|our|the|el|la|nuestro|nuestra|n[uú]mero|number|de)\s+)*([\p{L}\p{M}]+)/iu;
+
+/** The number is followed by "is my <label of something else>". */
+export function labelledAfterAsOther(text: string, end: number): boolean {
+  const word = LABEL_AFTER.exec(text.slice(end, end + LOOK_BACK_CHARS))?.[1];
+  return word !== undefined && labelOf(fold(word)) === 'not-phone';
+}
+
+// A digit run written as money or an area is never a phone, whatever its length ("$2125550147",
+// "3054827719 sq ft", "rent 3054827719/mo").
+const MONEY_BEFORE = /[$€£¥]\s*$/;
+const MEASURE_AFTER = /^\s*(?:sq\.?\s*f(?:ee)?t|sqft|ft2|ft²|m2|m²|pies|\/\s*mo|per\s+month|a\s+month|al\s+mes|usd|dollars|d[oó]lares|pesos|%)/i;
+
+export function isMoneyOrMeasure(text: string, start: number, end: number): boolean {
+  return MONEY_BEFORE.test(text.slice(Math.max(0, start - 4), start)) || MEASURE_AFTER.test(text.slice(end, end + 20));
+}
+
+/** Digits glued to letters ("ABC3054827719", "ref3054827719b") are part of some code. */
+export function isGluedToLetters(text: string, start: number, end: number): boolean {
+  return /[\p{L}_]/u.test(text[start - 1] ?? '') || /[\p{L}_]/u.test(text[end] ?? '');
+}
+
+// "(+52)" or "+52" alone after the number: the country code the writer left out in front (a "+"
+// followed by more digits is the next number).
+const CALLING_CODE_AFTER = /\(?\+(\d{1,3})\)?(?![\s.-]*[\d(])/;
+const COUNTRY_WINDOW_CHARS = 40;
+
+export type CountryHint = { country: CountryCode } | { callingCode: string };
+
+/** A country the writer names next to the number ("de México", "(+52)", "my UK mobile"), if any. */
+export function countryHint(text: string, start: number, end: number): CountryHint | null {
+  const after = text.slice(end, end + COUNTRY_WINDOW_CHARS);
+  const code = CALLING_CODE_AFTER.exec(after)?.[1];
+  if (code !== undefined) return { callingCode: code };
+  const around = `${text.slice(Math.max(0, start - COUNTRY_WINDOW_CHARS), start)} ${after}`;
+  for (const word of around.match(/[\p{L}\p{M}]+/gu) ?? []) {
+    const country = COUNTRY_WORDS[fold(word)];
+    if (country !== undefined) return { country };
+  }
+  return null;
+}
