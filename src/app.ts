@@ -6,8 +6,11 @@ import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
 import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { latencyFrom, serverTiming } from './pipeline/latency.ts';
+import { callerAuth, type CallerKey } from './http/caller-auth.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
+import { overload } from './http/overload.ts';
+import { rateLimits, type RateLimitSettings } from './http/rate-limits.ts';
 import { registerRoutes } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
 import { describeError, stackFrames } from './telemetry/safe-error.ts';
@@ -36,6 +39,10 @@ export interface AppOptions {
   readonly recordMessageText?: boolean;
   /** REQUEST_TIMEOUT_MS (CONTRACTS 6.1): the deadline of every chat. */
   readonly requestTimeoutMs: number;
+  /** CALLER_API_KEYS (CONTRACTS 6.4); undefined = no caller authentication. */
+  readonly callerKeys?: readonly CallerKey[] | undefined;
+  /** CONTRACTS 6.5; unset members take the contract's defaults (30 per session, org off, in process). */
+  readonly rateLimits?: RateLimitSettings;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -88,7 +95,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     endServerSpan(request.span, reply.statusCode);
     const route = request.routeOptions.url ?? 'unmatched';
     if (options.metrics) {
-      options.metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000);
+      options.metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000, request.caller?.name);
       for (const t of request.timings) options.metrics.observeStep(t.name, t.ms / 1000, t.ok);
     }
     const steps = Object.fromEntries(request.timings.map((t) => [t.name, Number(t.ms.toFixed(3))]));
@@ -111,6 +118,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
     void reply.code(mapped.status).send(mapped.body);
   });
+
+  // The gate, in this order, before any route: overload (onRequest), caller key (onRequest: 401;
+  // preHandler: 403), rate limits (preHandler: 429). CONTRACTS 6.4, 6.5, 6.7.
+  void app.register(overload, { routePrefix: options.routePrefix });
+  void app.register(callerAuth, { keys: options.callerKeys, routePrefix: options.routePrefix });
+  void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
 
   const routes = registerRoutes(
     options.deps,

@@ -16,6 +16,7 @@ import { createHandoffDispatcher } from './clients/handoff-client.ts';
 import { createKeepAliveAgent, type HttpParty } from './clients/http-json.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
+import { connectRedis } from './shared-state/redis-connection.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
@@ -142,6 +143,14 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
   });
   const metrics = createMetrics();
   const built = createDeps(config, parties.urls, logger, tracing.tracer, metrics);
+  // Callers and limits (CONTRACTS 6.4, 6.5): the limiter's own Redis connection, never waiting on an outage.
+  if (config.callerKeys === undefined && config.environment !== 'local') {
+    logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
+  }
+  const limiterRedis =
+    config.redisUrl === undefined
+      ? undefined
+      : connectRedis(config.redisUrl, { onOutage: (err) => logger.warn({ reason: err.message }, 'rate limits kept per instance: Redis unavailable') });
   const app = buildApp({
     deps: built.deps,
     tracer: tracing.tracer,
@@ -150,6 +159,13 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     metrics,
     recordMessageText: config.recordMessageText,
     requestTimeoutMs: config.requestTimeoutMs,
+    callerKeys: config.callerKeys,
+    rateLimits: {
+      sessionPerMin: config.rateLimitSessionPerMin,
+      orgPerMin: config.rateLimitOrgPerMin,
+      redis: limiterRedis,
+      events: { onCommandFailed: (err) => logger.warn({ reason: err.message }, 'rate limits kept per instance for 1 s: Redis command failed') },
+    },
   });
 
   let closing: Promise<void> | undefined;
@@ -158,6 +174,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
       await app.close();
       const pending = await built.deps.handoff.drain(config.shutdownGraceMs);
       await built.close();
+      limiterRedis?.disconnect();
       logger.info({ pending_handoffs: pending }, 'service stopped');
       // The local handoff receiver stays up until the drain is over.
       await parties.close();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
+import { parseCallerKeys } from './caller-keys.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
   ConfigError,
@@ -116,5 +117,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     localStackBasePort: envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530),
     shutdownGraceMs: envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000),
+    callerKeys: parseCallerKeys(env),
+    rateLimitSessionPerMin: envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000),
+    rateLimitOrgPerMin: envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000),
   };
 }
