@@ -83,17 +83,20 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
 
   app.addHook('preHandler', async (request, reply) => {
     if (!isChat(request)) return undefined;
-    const counts = checks.length === 1 ? [await checks[0]!(request)] : await Promise.all(checks.map((check) => check(request)));
-    const over = counts.filter((c) => c.exceeded);
-    if (over.length > 0) {
-      // Over both: the one that lasts longer says when to come back.
-      const binding = over.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
-      const seconds = Math.max(1, binding.resetSeconds);
-      setHeaders(reply, { ...binding, remaining: 0, resetSeconds: seconds });
-      void reply.header('retry-after', seconds);
-      return reply.code(429).send({ detail: 'Too Many Requests' });
+    // One after the other, the session first: a chat refused by one limit is not counted by the
+    // next, so one visitor over the session limit never eats the organisation's allowance.
+    let tightest: Count | undefined;
+    for (const check of checks) {
+      const count = await check(request);
+      if (count.exceeded) {
+        const seconds = Math.max(1, count.resetSeconds);
+        setHeaders(reply, { ...count, remaining: 0, resetSeconds: seconds });
+        void reply.header('retry-after', seconds);
+        return reply.code(429).send({ detail: 'Too Many Requests' });
+      }
+      if (tightest === undefined || count.remaining < tightest.remaining) tightest = count;
     }
-    setHeaders(reply, counts.reduce((a, b) => (b.remaining < a.remaining ? b : a)));
+    if (tightest !== undefined) setHeaders(reply, tightest);
     return undefined;
   });
 };
