@@ -41,7 +41,7 @@ export interface AppOptions {
   readonly requestTimeoutMs: number;
   /** CALLER_API_KEYS (CONTRACTS 6.4); undefined = no caller authentication. */
   readonly callerKeys?: readonly CallerKey[] | undefined;
-  /** CONTRACTS 6.5; unset members take the contract's defaults (30 per session, org off, in process). */
+  /** CONTRACTS 6.5 (compose.ts passes the configured limits); unset = no rate limits. */
   readonly rateLimits?: RateLimitSettings;
 }
 

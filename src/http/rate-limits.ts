@@ -17,14 +17,12 @@ import type { Redis } from 'ioredis';
 import { chatRouteMatcher } from './chat-route.ts';
 import { rateLimitStore, type RateLimitStoreEvents } from './rate-limit-store.ts';
 
-export const DEFAULT_SESSION_PER_MIN = 30;
-export const DEFAULT_ORG_PER_MIN = 0;
 const WINDOW_MS = 60_000;
 
 export interface RateLimitSettings {
-  /** RATE_LIMIT_SESSION_PER_MIN (default 30); 0 = off. */
+  /** RATE_LIMIT_SESSION_PER_MIN (config default 30); 0 or unset = off. */
   readonly sessionPerMin?: number;
-  /** RATE_LIMIT_ORG_PER_MIN (default 0 = off). */
+  /** RATE_LIMIT_ORG_PER_MIN (config default 0); 0 or unset = off. */
   readonly orgPerMin?: number;
   /** With REDIS_URL: the limiter's own connection (connectRedis), counters shared by every instance. */
   readonly redis?: Redis | undefined;
@@ -57,8 +55,8 @@ function setHeaders(reply: FastifyReply, count: Count): void {
 }
 
 const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, options) => {
-  const sessionPerMin = options.sessionPerMin ?? DEFAULT_SESSION_PER_MIN;
-  const orgPerMin = options.orgPerMin ?? DEFAULT_ORG_PER_MIN;
+  const sessionPerMin = options.sessionPerMin ?? 0;
+  const orgPerMin = options.orgPerMin ?? 0;
   if (sessionPerMin === 0 && orgPerMin === 0) return;
   await app.register(fastifyRateLimit, {
     global: false,
