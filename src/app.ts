@@ -43,6 +43,8 @@ export interface AppOptions {
   readonly callerKeys?: readonly CallerKey[] | undefined;
   /** CONTRACTS 6.5 (compose.ts passes the configured limits); unset = no rate limits. */
   readonly rateLimits?: RateLimitSettings;
+  /** CONTRACTS 6.7: chats are shed while the event loop lags more than this (compose.ts passes the configured 1000 ms); unset or 0 = off. */
+  readonly overloadMaxEventLoopDelayMs?: number;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -121,7 +123,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   // The gate, in this order, before any route: overload (onRequest), caller key (onRequest: 401;
   // preHandler: 403), rate limits (preHandler: 429). CONTRACTS 6.4, 6.5, 6.7.
-  void app.register(overload, { routePrefix: options.routePrefix });
+  void app.register(overload, { routePrefix: options.routePrefix, maxEventLoopDelayMs: options.overloadMaxEventLoopDelayMs });
   void app.register(callerAuth, { keys: options.callerKeys, routePrefix: options.routePrefix });
   void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
 

@@ -160,6 +160,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     recordMessageText: config.recordMessageText,
     requestTimeoutMs: config.requestTimeoutMs,
     callerKeys: config.callerKeys,
+    overloadMaxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     rateLimits: {
       sessionPerMin: config.rateLimitSessionPerMin,
       orgPerMin: config.rateLimitOrgPerMin,

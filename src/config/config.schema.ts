@@ -58,11 +58,13 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** CONTRACTS 6.1: every chat is answered within this many ms. */
   readonly requestTimeoutMs: number;
-  // Callers and limits (CONTRACTS 6.4, 6.5): src/http/caller-auth.ts, src/http/rate-limits.ts.
+  // Callers and limits (CONTRACTS 6.4, 6.5, 6.7): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
   /** CALLER_API_KEYS; undefined = no caller authentication. */
   readonly callerKeys: readonly CallerKeyEntry[] | undefined;
   /** Chats per minute per session (`orgId`, `propertyId`, `session_id`); 0 = off. */
   readonly rateLimitSessionPerMin: number;
   /** Chats per minute per organisation; 0 = off. */
   readonly rateLimitOrgPerMin: number;
+  /** CONTRACTS 6.7: chats are shed while the event loop's delay is over this many ms; 0 = off. */
+  readonly overloadMaxEventLoopDelayMs: number;
 }

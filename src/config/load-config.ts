@@ -120,5 +120,6 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     callerKeys: parseCallerKeys(env),
     rateLimitSessionPerMin: envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000),
     rateLimitOrgPerMin: envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000),
+    overloadMaxEventLoopDelayMs: envInteger(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1_000, 0, 600_000),
   };
 }

@@ -4,7 +4,7 @@ import { useStubbedService } from '../helpers/stubbed-service.ts';
 
 /** CONTRACTS 6.7: a saturated event loop sheds new chats with a 503; probes and scrapes still answer. */
 const PREFIX = '/chat-svc';
-const harness = useStubbedService({ ROUTE_PREFIX: PREFIX });
+const harness = useStubbedService({ ROUTE_PREFIX: PREFIX, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '1000' });
 
 /** Blocks the event loop for `ms` in each of `ticks` consecutive turns (timers, not a route). */
 function blockEventLoop(ticks: number, ms: number): Promise<void> {

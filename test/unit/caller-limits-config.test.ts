@@ -57,6 +57,14 @@ describe('CALLER_API_KEYS (CONTRACTS 6.4)', () => {
   });
 });
 
+describe('OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (CONTRACTS 6.7)', () => {
+  it('defaults to 1 s and may be turned off', () => {
+    expect(load({}).overloadMaxEventLoopDelayMs).toBe(1000);
+    expect(load({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' }).overloadMaxEventLoopDelayMs).toBe(0);
+    expect(failure({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '1s' }).variable).toBe('OVERLOAD_MAX_EVENT_LOOP_DELAY_MS');
+  });
+});
+
 describe('RATE_LIMIT_SESSION_PER_MIN and RATE_LIMIT_ORG_PER_MIN (CONTRACTS 6.5)', () => {
   it('default to 30 per session and no organisation limit', () => {
     const config = load({});
