@@ -5,7 +5,8 @@
  * `/metrics`, `/ready`, docs) keeps answering, so probes and scrapes see the service alive.
  *
  * The delay is under-pressure's measure: the mean delay of the event loop over its last sampling
- * second (sampled every 10 ms), i.e. a loop that stays saturated, not one single slow tick.
+ * second (sampled every 10 ms), i.e. a loop that stays saturated, not one single slow turn (unless
+ * that turn blocks the whole sampled second).
  */
 import underPressure from '@fastify/under-pressure';
 import fp from 'fastify-plugin';
