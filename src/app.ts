@@ -6,8 +6,11 @@ import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
 import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { roundMs, serverTiming } from './pipeline/latency.ts';
+import { callerAuth, type CallerKey } from './http/caller-auth.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
+import { overload } from './http/overload.ts';
+import { rateLimits, type RateLimitSettings } from './http/rate-limits.ts';
 import { takeLatency } from './http/request-latency.ts';
 import { registerRoutes, type ChatGuards } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
@@ -41,6 +44,12 @@ export interface AppOptions {
   readonly requestTimeoutMs: number;
   /** Idempotency store and session turns (CONTRACTS 6.2, 6.6). */
   readonly requestGuards: ChatGuards;
+  /** CALLER_API_KEYS (CONTRACTS 6.4); undefined = no caller authentication. */
+  readonly callerKeys?: readonly CallerKey[] | undefined;
+  /** CONTRACTS 6.5 (compose.ts passes the configured limits); unset = no rate limits. */
+  readonly rateLimits?: RateLimitSettings;
+  /** CONTRACTS 6.7: chats are shed while the event loop lags more than this (compose.ts passes the configured 1000 ms); unset or 0 = off. */
+  readonly overloadMaxEventLoopDelayMs?: number;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -94,7 +103,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     endServerSpan(request.span, reply.statusCode);
     const route = request.routeOptions.url ?? 'unmatched';
     if (options.metrics) {
-      options.metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000);
+      options.metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000, request.caller?.name);
       for (const t of request.timings) options.metrics.observeStep(t.name, t.ms / 1000, t.ok);
     }
     const steps = Object.fromEntries(request.timings.map((t) => [t.name, roundMs(t.ms)]));
@@ -119,6 +128,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     }
     void reply.code(mapped.status).send(mapped.body);
   });
+
+  // The gate, in this order, before any route: overload (onRequest), caller key (onRequest: 401;
+  // preHandler: 403), rate limits (preHandler: 429). CONTRACTS 6.4, 6.5, 6.7.
+  void app.register(overload, { routePrefix: options.routePrefix, maxEventLoopDelayMs: options.overloadMaxEventLoopDelayMs });
+  void app.register(callerAuth, { keys: options.callerKeys, routePrefix: options.routePrefix });
+  void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
 
   const routes = registerRoutes(
     options.deps,

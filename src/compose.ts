@@ -144,18 +144,20 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
 
 interface ComposedGuards {
   readonly guards: ChatGuards;
+  /** The shared-state connection (REDIS_URL), also used by the rate limits. */
+  readonly redis: ReturnType<typeof connectRedis> | undefined;
   close(): Promise<void>;
 }
 
 /**
- * Idempotency store and session turns (CONTRACTS 6.2, 6.6): in-process, or with REDIS_URL on one
- * Redis connection of their own (the session cache keeps its own). A Redis fault falls back to
+ * Idempotency store, session turns and rate limits (CONTRACTS 6.2, 6.5, 6.6): in-process, or with
+ * REDIS_URL on one shared-state Redis connection (the session cache keeps its own). A Redis fault falls back to
  * in-process state for that request, with a warning and a metric, never a failed chat (6.8).
  */
 function composeChatGuards(config: Config, logger: Logger, metrics: Metrics): ComposedGuards {
   const requestMetrics = createRequestMetrics(metrics.registry);
   const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, {
-    onOutage: (err) => logger.warn({ reason: err.message }, 'redis unreachable: idempotency and session turns go on in-process'),
+    onOutage: (err) => logger.warn({ reason: err.message }, 'redis unreachable: idempotency, session turns and rate limits go on in-process'),
   });
   const idempotency = createIdempotencyStore({
     redis,
@@ -184,6 +186,7 @@ function composeChatGuards(config: Config, logger: Logger, metrics: Metrics): Co
   });
   return {
     guards: { idempotency, turns, metrics: requestMetrics },
+    redis,
     close: async () => {
       await idempotency.close();
       if (redis === undefined) return;
@@ -207,6 +210,9 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
   const metrics = createMetrics();
   const built = createDeps(config, parties.urls, logger, tracing.tracer, metrics);
   const guarded = composeChatGuards(config, traceScopedLogger(logger), metrics);
+  if (config.callerKeys === undefined && config.environment !== 'local') {
+    logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
+  }
   const app = buildApp({
     deps: built.deps,
     tracer: tracing.tracer,
@@ -216,6 +222,14 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     recordMessageText: config.recordMessageText,
     requestTimeoutMs: config.requestTimeoutMs,
     requestGuards: guarded.guards,
+    callerKeys: config.callerKeys,
+    overloadMaxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
+    rateLimits: {
+      sessionPerMin: config.rateLimitSessionPerMin,
+      orgPerMin: config.rateLimitOrgPerMin,
+      redis: guarded.redis,
+      events: { onCommandFailed: (err) => logger.warn({ reason: err.message }, 'rate limits kept per instance for 1 s: Redis command failed') },
+    },
   });
 
   let closing: Promise<void> | undefined;

@@ -23,6 +23,14 @@ export const ConfigFileSchema = Type.Object(
 );
 export type ConfigFile = Static<typeof ConfigFileSchema>;
 
+/** One CALLER_API_KEYS entry (CONTRACTS 6.4); the key is digested once when the app is built. */
+export interface CallerKeyEntry {
+  readonly name: string;
+  readonly key: string;
+  /** The organisations the key may post for; undefined = any. */
+  readonly orgIds: readonly string[] | undefined;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -54,4 +62,13 @@ export interface Config {
   readonly idempotencyTtlSeconds: number;
   /** Bound of the in-process idempotency store (kept answers). */
   readonly idempotencyMaxKeys: number;
+  // Callers and limits (CONTRACTS 6.4, 6.5, 6.7): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
+  /** CALLER_API_KEYS; undefined = no caller authentication. */
+  readonly callerKeys: readonly CallerKeyEntry[] | undefined;
+  /** Chats per minute per session (`orgId`, `propertyId`, `session_id`); 0 = off. */
+  readonly rateLimitSessionPerMin: number;
+  /** Chats per minute per organisation; 0 = off. */
+  readonly rateLimitOrgPerMin: number;
+  /** CONTRACTS 6.7: chats are shed while the event loop's delay is over this many ms; 0 = off. */
+  readonly overloadMaxEventLoopDelayMs: number;
 }

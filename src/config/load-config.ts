@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { isTimeZone } from '../reply/property-format.ts';
+import { parseCallerKeys } from './caller-keys.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
   ConfigError,
@@ -137,6 +138,10 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     requestTimeoutMs: check(() => envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000)),
     idempotencyTtlSeconds: check(() => envInteger(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400)),
     idempotencyMaxKeys: check(() => envInteger(env, 'IDEMPOTENCY_MAX_KEYS', 20_000, 1, 10_000_000)),
+    callerKeys: check(() => parseCallerKeys(env)),
+    rateLimitSessionPerMin: check(() => envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000)),
+    rateLimitOrgPerMin: check(() => envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000)),
+    overloadMaxEventLoopDelayMs: check(() => envInteger(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1_000, 0, 600_000)),
   };
   problems.done();
   return config;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import { RequestValidationError } from '../errors.ts';
+import { MAX_BODY_DEPTH, findTooDeep } from './body-depth.ts';
 
 /** Thrown for a body that is not JSON at all; mapped to a 400 in the `detail` shape. */
 export class MalformedJsonError extends Error {
@@ -21,6 +22,11 @@ export function acceptJsonOnly(app: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === '') {
       done(new MalformedJsonError('Invalid request: the body is empty; a JSON object is required'), undefined);
+      return;
+    }
+    const tooDeep = findTooDeep(text);
+    if (tooDeep !== undefined) {
+      done(new RequestValidationError(tooDeep.member ?? 'body', `is nested more than ${MAX_BODY_DEPTH} levels deep (objects and arrays)`), undefined);
       return;
     }
     try {

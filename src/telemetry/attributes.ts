@@ -34,5 +34,7 @@ export const ATTR_INTENT = 'chat_adapter.intent';
 export const ATTR_SUB_INTENT = 'chat_adapter.sub_intent';
 export const ATTR_RETRIEVAL_TYPE = 'chat_adapter.retrieval_type';
 export const ATTR_REPLY_SOURCE = 'chat_adapter.reply_source';
+/** The CALLER_API_KEYS entry's name a chat authenticated as (never the key). */
+export const ATTR_CALLER = 'chat_adapter.caller';
 /** Tries a GraphQL mutation took (its span covers all of them, retries and backoff included). */
 export const ATTR_ATTEMPTS = 'chat_adapter.attempts';

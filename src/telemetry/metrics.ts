@@ -16,8 +16,11 @@ export interface Metrics extends DownstreamMetrics {
   readonly registry: Registry;
   /** The text exposition for `GET /metrics`. */
   scrape(): Promise<string>;
-  /** `route` is the route template (`/chat_adapter`), or `unmatched`: never a raw URL. */
-  observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  /**
+   * `route` is the route template (`/chat_adapter`), or `unmatched`: never a raw URL. `caller` is
+   * the CALLER_API_KEYS entry's name (a handful of values); the label is absent without one.
+   */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number, caller?: string): void;
   observeStep(step: string, seconds: number, ok: boolean): void;
   /** For the session cache: one call per lookup. */
   countCacheLookup(result: CacheLookupResult): void;
@@ -44,8 +47,8 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
 
   const requestDuration = new Histogram({
     name: 'chat_adapter_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by route template and status code.',
-    labelNames: ['method', 'route', 'status_code'] as const,
+    help: 'Time to answer an HTTP request, by route template, status code and authenticated caller.',
+    labelNames: ['method', 'route', 'status_code', 'caller'] as const,
     buckets: CALL_BUCKETS,
     registers,
   });
@@ -91,8 +94,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   return {
     registry,
     scrape: () => registry.metrics(),
-    observeRequest(method, route, statusCode, seconds) {
-      requestDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
+    observeRequest(method, route, statusCode, seconds, caller) {
+      const labels = { method, route, status_code: String(statusCode) };
+      requestDuration.observe(caller === undefined ? labels : { ...labels, caller }, seconds);
     },
     observeStep(step, seconds, ok) {
       stepDuration.observe({ step, outcome: ok ? 'ok' : 'error' }, seconds);

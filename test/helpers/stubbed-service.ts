@@ -95,6 +95,8 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     GRAPHQL_API_KEY: GRAPHQL_ENV_API_KEY,
     LOG_LEVEL: 'debug',
     SHUTDOWN_GRACE_MS: '2000',
+    // Off: on a loaded test machine any loop may lag a second; test/routes/overload.test.ts turns it on.
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   const logs: string[] = [];

@@ -135,3 +135,40 @@ describe('logs at LOG_LEVEL=trace', () => {
     expect(down[0]).toMatchObject({ level: 40, status: 503, party: 'graphql', error: 'DownstreamError', reason: expect.stringMatching(/^graphql: /) });
   });
 });
+
+describe('logs at LOG_LEVEL=trace with CALLER_API_KEYS set', () => {
+  const WEB_KEY = 'web-LOGGED-never-0123456789';
+  const PARTNER_KEY = 'partner-LOGGED-never-9876543210';
+  const GUESSED_KEY = 'guessed-LOGGED-never-5555555555';
+  let keyed: StubbedService;
+  beforeAll(async () => {
+    keyed = await startStubbedService({
+      LOG_LEVEL: 'trace',
+      CALLER_API_KEYS: `web:${WEB_KEY},partner:${PARTNER_KEY}:1234123412341234123`,
+      RATE_LIMIT_SESSION_PER_MIN: '1',
+    });
+    const send = (key: string, payload: unknown) =>
+      keyed.app.inject({ method: 'POST', url: '/chat_adapter', payload: payload as object, headers: { authorization: `Bearer ${key}` } });
+    const session = chatRequest({ message: CONTACT_MESSAGE });
+    expect((await send(WEB_KEY, session)).statusCode).toBe(200);
+    expect((await send(WEB_KEY, session)).statusCode).toBe(429);
+    expect((await send(GUESSED_KEY, session)).statusCode).toBe(401);
+    expect((await send(PARTNER_KEY, chatRequest({ message: CONTACT_MESSAGE }))).statusCode).toBe(403);
+    expect((await send(WEB_KEY, { ...chatRequest(), schedule_information: JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)) as object })).statusCode).toBe(400);
+    await keyed.close();
+  }, 20_000);
+
+  it('hold neither the keys nor a presented unknown key, and name the caller on its request lines', () => {
+    const text = keyed.logs.join('');
+    for (const key of [WEB_KEY, PARTNER_KEY, GUESSED_KEY]) expect(text).not.toContain(key);
+    expect(leaks(text)).toEqual([]);
+    const completed = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogLine).filter((l) => l.msg === 'request completed');
+    expect(completed.map((l) => [l.status, l.caller])).toEqual([
+      [200, 'web'],
+      [429, 'web'],
+      [401, undefined],
+      [403, 'partner'],
+      [400, 'web'],
+    ]);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Caller authentication and tenant scoping (CONTRACTS 6.4). With CALLER_API_KEYS set, a chat needs
+ * `Authorization: Bearer <key>`: checked in onRequest, before the body is read (401), and, once the
+ * body is validated, against the organisations the key may post for (403), before anything else
+ * runs. Keys are held only as SHA-256 digests (bearer-key.ts); the entry's name, never the key,
+ * goes on the request's log lines, its server span and its metrics.
+ */
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsync } from 'fastify';
+import { ATTR_CALLER } from '../telemetry/attributes.ts';
+import { bearerToken, digestKey, matchKey } from './bearer-key.ts';
+import { chatRouteMatcher } from './chat-route.ts';
+
+/** One CALLER_API_KEYS entry (src/config/caller-keys.ts parses them). */
+export interface CallerKey {
+  readonly name: string;
+  readonly key: string;
+  /** The organisations the key may post for; undefined = any. */
+  readonly orgIds: readonly string[] | undefined;
+}
+
+/** Who sent a chat: the name of the key's entry and the organisations it may post for. */
+export interface Caller {
+  readonly name: string;
+  readonly orgIds: ReadonlySet<string> | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller of a chat; undefined without CALLER_API_KEYS and on other routes. */
+    caller: Caller | undefined;
+  }
+}
+
+export interface CallerAuthOptions {
+  /** CALLER_API_KEYS; undefined = no caller authentication. */
+  readonly keys: readonly CallerKey[] | undefined;
+  readonly routePrefix: string;
+}
+
+const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, options) => {
+  app.decorateRequest('caller', undefined);
+  if (options.keys === undefined) return;
+  const isChat = chatRouteMatcher(options.routePrefix);
+  // Digested once; the keys themselves are not kept by the plugin.
+  const digests = options.keys.map((entry) => digestKey(entry.key));
+  const callers: readonly Caller[] = options.keys.map((entry) => ({
+    name: entry.name,
+    orgIds: entry.orgIds === undefined ? undefined : new Set(entry.orgIds),
+  }));
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isChat(request)) return;
+    const caller = callers[matchKey(bearerToken(request.headers.authorization), digests)];
+    if (caller === undefined) {
+      return reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
+    }
+    request.caller = caller;
+    request.span.setAttribute(ATTR_CALLER, caller.name);
+    request.log = request.log.child({ caller: caller.name });
+    reply.log = request.log;
+    return undefined;
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const orgIds = request.caller?.orgIds;
+    if (orgIds === undefined || orgIds.has((request.body as { orgId: string }).orgId)) return undefined;
+    return reply.code(403).send({ detail: 'Forbidden' });
+  });
+};
+
+export const callerAuth = fp(callerAuthPlugin, { name: 'caller-auth', fastify: '5.x' });

@@ -1,0 +1,42 @@
+/**
+ * Overload shedding (CONTRACTS 6.7) with @fastify/under-pressure: when the event loop is delayed
+ * by more than 1 s, new chats get 503 `{"detail": "Service overloaded"}` with `Retry-After`, at
+ * once, instead of queueing until every caller times out. Every other route (`/heartbeat`,
+ * `/metrics`, `/ready`, docs) keeps answering, so probes and scrapes see the service alive.
+ *
+ * The delay is under-pressure's measure: the mean delay of the event loop over its last sampling
+ * second (sampled every 10 ms), i.e. a loop that stays saturated, not one single slow turn (unless
+ * that turn blocks the whole sampled second).
+ */
+import underPressure from '@fastify/under-pressure';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { chatRouteMatcher } from './chat-route.ts';
+
+/** Seconds a refused caller is asked to wait; the state is measured again every second. */
+export const OVERLOAD_RETRY_AFTER_S = 5;
+
+export interface OverloadOptions {
+  readonly routePrefix: string;
+  /** OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (CONTRACTS 6.7: 1000); unset or 0 = off (tests on a loaded machine, where any loop may lag). */
+  readonly maxEventLoopDelayMs?: number | undefined;
+}
+
+const overloadPlugin: FastifyPluginAsync<OverloadOptions> = async (app, options) => {
+  const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 0;
+  if (maxEventLoopDelay === 0) return;
+  const isChat = chatRouteMatcher(options.routePrefix);
+  // under-pressure sends what the handler returns; undefined lets the request through.
+  const refuseChats = (request: FastifyRequest, reply: FastifyReply): { detail: string } | undefined => {
+    if (!isChat(request)) return undefined;
+    void reply.code(503).header('retry-after', OVERLOAD_RETRY_AFTER_S);
+    return { detail: 'Service overloaded' };
+  };
+  await app.register(underPressure, {
+    maxEventLoopDelay,
+    retryAfter: OVERLOAD_RETRY_AFTER_S,
+    pressureHandler: refuseChats as (request: FastifyRequest, reply: FastifyReply) => void,
+  });
+};
+
+export const overload = fp(overloadPlugin, { name: 'overload', fastify: '5.x' });
