@@ -22,7 +22,7 @@ export class RequestValidationError extends Error {
  */
 export class DownstreamError extends Error {
   readonly party: DownstreamParty;
-  /** The HTTP status the party answered, when the failure is its status (e.g. a 4xx not to retry). */
+  /** The HTTP status of the party's answer, when it answered (e.g. a 4xx not worth retrying). */
   readonly status: number | undefined;
   constructor(party: DownstreamParty, reason: string, options?: { cause?: unknown; status?: number }) {
     super(`${party}: ${reason}`, options);

@@ -28,12 +28,17 @@ export function isRejectedBeforeSending(err: unknown): boolean {
   return code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_NOT_SUPPORTED' || err instanceof OutboundRequestError;
 }
 
-/** A bounded reason for a failed attempt, used as a metric label and as the span's `error.type`. */
+/**
+ * A bounded reason for a failed attempt, used as a metric label and as the span's `error.type`:
+ * `request_error` (the service's own), `timeout`, `status_<n>`, `bad_reply` (an accepted status
+ * with an answer out of contract) or `unreachable` (refused, reset, even mid-answer).
+ */
 export function failureReason(err: unknown, status: number | undefined, okStatus: (status: number) => boolean): string {
   if (isRejectedBeforeSending(err)) return 'request_error';
   if (isTimeout(err)) return 'timeout';
-  if (status !== undefined) return okStatus(status) ? 'bad_reply' : `status_${status}`;
-  return 'unreachable';
+  if (status === undefined) return 'unreachable';
+  if (!okStatus(status)) return `status_${status}`;
+  return err instanceof DownstreamError ? 'bad_reply' : 'unreachable';
 }
 
 /** Where the time limit of a call came from (see call-timer.ts), for a reason that says which. */

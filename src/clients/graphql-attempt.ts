@@ -1,6 +1,6 @@
-import { GraphQLClient } from 'graphql-request';
+import { ClientError, GraphQLClient } from 'graphql-request';
 import type { Dispatcher } from 'undici';
-import { OutboundRequestError } from '../errors.ts';
+import { DownstreamError, OutboundRequestError } from '../errors.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 import { poolFetch } from './pool-fetch.ts';
 
@@ -30,7 +30,8 @@ export interface GraphqlAnswer {
  * One HTTP attempt through graphql-request, whose `fetch` is built on the pool's plain `request`
  * (pool-fetch.ts). graphql-request builds the request (body, headers, URL) and then calls that
  * fetch: a failure before the hand-over is the service's own (an OutboundRequestError, never
- * blamed on the API); one after it, or a ClientError (a status or GraphQL errors), is the API's.
+ * blamed on the API); one after it, or a ClientError (a status or GraphQL errors), is the API's,
+ * and an answer graphql-request cannot read is a DownstreamError carrying its status.
  * The operation name is not parsed out of the document on every call (`excludeOperationName`):
  * each document holds one operation, named in it and on the span.
  */
@@ -38,11 +39,14 @@ export function graphqlAttempts(endpoint: GraphqlEndpoint): (call: GraphqlAttemp
   const transport = poolFetch(endpoint.dispatcher);
   return async (call) => {
     let handedOver = false;
+    let answered: number | undefined;
     const client = new GraphQLClient(endpoint.url, {
       excludeOperationName: true,
-      fetch: ((url: URL, init: RequestInit) => {
+      fetch: (async (url: URL, init: RequestInit) => {
         handedOver = true;
-        return transport(url, init);
+        const res = await transport(url, init);
+        answered = res.status;
+        return res;
       }) as typeof fetch,
     });
     try {
@@ -53,7 +57,9 @@ export function graphqlAttempts(endpoint: GraphqlEndpoint): (call: GraphqlAttemp
         signal: call.signal,
       });
     } catch (err) {
-      throw handedOver ? err : new OutboundRequestError('graphql', err);
+      if (!handedOver) throw new OutboundRequestError('graphql', err);
+      if (answered === undefined || err instanceof ClientError) throw err;
+      throw new DownstreamError('graphql', 'answered malformed JSON', { cause: err, status: answered });
     }
   };
 }

@@ -127,9 +127,10 @@ export function createGraphqlClient(target: GraphqlTarget) {
           done(undefined);
           return res.data;
         } catch (err) {
-          if (status === undefined && err instanceof ClientError) {
-            status = err.response.status;
-            span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+          if (status === undefined) {
+            // The API answered, but graphql-request found GraphQL errors or could not read the answer.
+            status = err instanceof ClientError ? err.response.status : err instanceof DownstreamError ? err.status : undefined;
+            if (status !== undefined) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
           }
           lastFailure = err instanceof ClientError && is2xx(status ?? 0) ? 'graphql_error' : failureReason(err, status, is2xx);
           done(lastFailure);

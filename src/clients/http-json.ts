@@ -5,7 +5,7 @@ import { DownstreamError, OutboundRequestError, type DownstreamParty } from '../
 import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
 import { attemptTimer, clientSpan, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
-import { callError, failureReason, is2xx, isTimeout } from './call-failure.ts';
+import { callError, failureReason, is2xx } from './call-failure.ts';
 import { callLimit, startCallTimer } from './call-timer.ts';
 import { partyAddress } from './party-pool.ts';
 
@@ -116,12 +116,13 @@ export async function callJson<S extends TSchema>(target: HttpParty, call: JsonC
       try {
         json = await res.body.json();
       } catch (err) {
-        if (isTimeout(err)) throw err;
-        throw new DownstreamError(target.party, 'answered invalid JSON', { cause: err });
+        // A connection reset or a timeout while reading is classified as such, not as bad JSON.
+        if (!(err instanceof SyntaxError)) throw err;
+        throw new DownstreamError(target.party, 'answered invalid JSON', { cause: err, status: res.statusCode });
       }
       if (!call.reply.Check(json)) {
         const first = call.reply.Errors(json).First();
-        throw new DownstreamError(target.party, `answer out of contract at '${first?.path ?? ''}'`);
+        throw new DownstreamError(target.party, `answer out of contract at '${first?.path ?? ''}'`, { status: res.statusCode });
       }
       return json;
     },
