@@ -22,12 +22,15 @@ export class RequestValidationError extends Error {
  */
 export class DownstreamError extends Error {
   readonly party: DownstreamParty;
+  /** What went wrong, in fixed words (safe to log): `timed out`, `answered 503`, ... */
+  readonly reason: string;
   /** The HTTP status of the party's answer, when it answered (e.g. a 4xx not worth retrying). */
   readonly status: number | undefined;
   constructor(party: DownstreamParty, reason: string, options?: { cause?: unknown; status?: number }) {
     super(`${party}: ${reason}`, options);
     this.name = 'DownstreamError';
     this.party = party;
+    this.reason = reason;
     this.status = options?.status;
   }
 }

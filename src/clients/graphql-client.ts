@@ -17,7 +17,7 @@ import {
   ATTR_GRAPHQL_OPERATION_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
 } from '../telemetry/attributes.ts';
-import { attemptTimer, clientSpan, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
+import { attemptTimer, clientSpan, setErrorType, type ClientCall, type OutboundTelemetry } from '../telemetry/client-span.ts';
 import { callError, failureReason, is2xx, isRejectedBeforeSending, timeoutOrUnreachable } from './call-failure.ts';
 import { callLimit, startCallTimer, type CallLimit } from './call-timer.ts';
 import { graphqlAttempts } from './graphql-attempt.ts';
@@ -67,7 +67,7 @@ const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 100, capMs: 1_000 };
 
 /** A reason that is safe to log: never the query, variables or headers (ClientError.message holds them). */
 function describe(err: unknown, limit: CallLimit | undefined): string {
-  if (err instanceof DownstreamError) return err.message.slice('graphql: '.length);
+  if (err instanceof DownstreamError) return err.reason;
   if (err instanceof ClientError) {
     const status = err.response.status;
     return status >= 400 ? `answered ${status}` : `answered ${err.response.errors?.length ?? 0} GraphQL error(s)`;
@@ -85,6 +85,17 @@ export function createGraphqlClient(target: GraphqlTarget) {
   if (target.authorization !== undefined) headers['authorization'] = target.authorization;
   if (target.apiKey !== undefined) headers['x-api-key'] = target.apiKey;
   const send = graphqlAttempts({ url: target.url, dispatcher: target.dispatcher, headers });
+  // What a mutation's span says is the same for every call: built once.
+  const spanCall = (mutation: Mutation): ClientCall => ({
+    party: 'graphql',
+    method: 'POST',
+    baseUrl: target.url,
+    path: '',
+    spanName: `mutation ${mutation.name}`,
+    attributes: { [ATTR_GRAPHQL_OPERATION_TYPE]: 'mutation', [ATTR_GRAPHQL_OPERATION_NAME]: mutation.name },
+  });
+  const createSpan = spanCall(CREATE_MESSAGE);
+  const updateSpan = spanCall(UPDATE_CONVERSATION);
 
   /**
    * One span per mutation, not per attempt: the trace shows the logical write, its total time
@@ -94,21 +105,14 @@ export function createGraphqlClient(target: GraphqlTarget) {
    */
   async function mutate<S extends TSchema>(
     mutation: Mutation,
+    call: ClientCall,
     input: object,
     callerApiKey: string,
     check: TypeCheck<S>,
     deadlineAt: number | undefined,
   ): Promise<Static<S>> {
     callLimit('graphql', target.timeoutMs, deadlineAt); // no time left: no call, no span
-    const spanCall = {
-      party: 'graphql',
-      method: 'POST',
-      baseUrl: target.url,
-      path: '',
-      spanName: `mutation ${mutation.name}`,
-      attributes: { [ATTR_GRAPHQL_OPERATION_TYPE]: 'mutation', [ATTR_GRAPHQL_OPERATION_NAME]: mutation.name },
-    };
-    return clientSpan(target.telemetry, spanCall, async (span) => {
+    return clientSpan(target.telemetry, call, async (span) => {
       let tries = 0;
       let lastFailure = 'unreachable';
       let limit: CallLimit | undefined;
@@ -152,10 +156,10 @@ export function createGraphqlClient(target: GraphqlTarget) {
 
   return {
     async createMessage(input: CreateServiceMessageInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceMessage> {
-      return (await mutate(CREATE_MESSAGE, input, callerApiKey, createReply, deadlineAt)).createServiceMessage;
+      return (await mutate(CREATE_MESSAGE, createSpan, input, callerApiKey, createReply, deadlineAt)).createServiceMessage;
     },
     async updateConversation(input: UpdateServiceConversationInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceConversation> {
-      return (await mutate(UPDATE_CONVERSATION, input, callerApiKey, updateReply, deadlineAt)).updateServiceConversation;
+      return (await mutate(UPDATE_CONVERSATION, updateSpan, input, callerApiKey, updateReply, deadlineAt)).updateServiceConversation;
     },
   };
 }

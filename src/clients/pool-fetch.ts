@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { is2xx } from './call-failure.ts';
 
 /** The part of a fetch `Response` that graphql-request reads: status, `ok`, a header, the text. */
 class PooledResponse {
@@ -8,7 +9,7 @@ class PooledResponse {
   readonly #text: string;
   constructor(status: number, headers: Dispatcher.ResponseData['headers'], text: string) {
     this.status = status;
-    this.ok = status >= 200 && status <= 299;
+    this.ok = is2xx(status);
     this.headers = {
       get(name) {
         const value = headers[name.toLowerCase()];
