@@ -4,7 +4,7 @@
  * `Deps` object and the Fastify app. It never listens: src/server.ts does, and tests use `app.inject`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Agent } from 'undici';
+import type { Pool } from 'undici';
 import type { Tracer } from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
@@ -14,7 +14,8 @@ import { createSessionCache } from './cache/create-session-cache.ts';
 import { createEngineClient } from './clients/engine-client.ts';
 import { createGraphqlClient } from './clients/graphql-client.ts';
 import { createHandoffDispatcher } from './clients/handoff-client.ts';
-import { createKeepAliveAgent, type HttpParty } from './clients/http-json.ts';
+import type { HttpParty } from './clients/http-json.ts';
+import { createPartyPool } from './clients/party-pool.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
@@ -86,10 +87,10 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
   // Lines logged by steps and clients get the active request's trace_id.
   const logger: Logger = traceScopedLogger(baseLogger);
   const outbound: OutboundTelemetry = { tracer, metrics };
-  const agents: Agent[] = [];
+  const pools: Pool[] = [];
   const party = (name: Party): HttpParty => {
-    const dispatcher = createKeepAliveAgent();
-    agents.push(dispatcher);
+    const dispatcher = createPartyPool(urls[name]);
+    pools.push(dispatcher);
     return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound };
   };
   const graphql = party('graphql');
@@ -137,7 +138,7 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
   return {
     deps,
     close: async () => {
-      await Promise.all([...agents.map((agent) => agent.close()), cache.close()]);
+      await Promise.all([...pools.map((pool) => pool.close()), cache.close()]);
     },
   };
 }

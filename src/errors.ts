@@ -15,12 +15,36 @@ export class RequestValidationError extends Error {
   }
 }
 
-/** A downstream call failed: unreachable, timed out, 5xx, or an answer out of contract. */
+/**
+ * The party failed: refused or reset the connection, took longer than its time, answered a status
+ * it should not, or an answer that is malformed or out of contract. Only the party's own failures
+ * are this error (a 503 for a critical party, a degraded reply for the others).
+ */
 export class DownstreamError extends Error {
   readonly party: DownstreamParty;
-  constructor(party: DownstreamParty, reason: string, options?: { cause?: unknown }) {
+  /** What went wrong, in fixed words (safe to log): `timed out`, `answered 503`, ... */
+  readonly reason: string;
+  /** The HTTP status of the party's answer, when it answered (e.g. a 4xx not worth retrying). */
+  readonly status: number | undefined;
+  constructor(party: DownstreamParty, reason: string, options?: { cause?: unknown; status?: number }) {
     super(`${party}: ${reason}`, options);
     this.name = 'DownstreamError';
+    this.party = party;
+    this.reason = reason;
+    this.status = options?.status;
+  }
+}
+
+/**
+ * The service could not build or send its own request to a party (a body that cannot be
+ * serialized, an invalid header value or path): a defect of this service, answered 500 like any
+ * other, never blamed on the party. The party was not called.
+ */
+export class OutboundRequestError extends Error {
+  readonly party: DownstreamParty;
+  constructor(party: DownstreamParty, cause: unknown) {
+    super(`${party}: the request could not be built or sent`, { cause });
+    this.name = 'OutboundRequestError';
     this.party = party;
   }
 }

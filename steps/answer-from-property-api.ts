@@ -9,6 +9,7 @@ import {
   toursByOffice,
 } from '../src/reply/property-answers.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
+import { degradableDeadline } from '../src/pipeline/degradable-deadline.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 
 const UTC_OFFSET = /([+-]\d{2}:\d{2})$/;
@@ -36,19 +37,20 @@ function forBedrooms<T extends { bedrooms: number }>(items: readonly T[], ctx: R
 async function answerFor(action: AdapterAction, ctx: Readonly<ChatContext>, deps: Deps): Promise<string> {
   const lang = need(ctx, 'language');
   const propertyId = ctx.request.propertyId;
+  const deadlineAt = degradableDeadline(ctx.deadlineAt);
   const dates = { timeZone: deps.settings.propertyTimeZone, now: new Date(deps.clock.now()) };
   switch (action) {
     case 'units':
-      return describeUnits(forBedrooms(await deps.propertyApi.units(propertyId), ctx), lang, dates);
+      return describeUnits(forBedrooms(await deps.propertyApi.units(propertyId, deadlineAt), ctx), lang, dates);
     case 'floor_plans':
-      return describeFloorPlans(forBedrooms(await deps.propertyApi.floorPlans(propertyId), ctx), lang);
+      return describeFloorPlans(forBedrooms(await deps.propertyApi.floorPlans(propertyId, deadlineAt), ctx), lang);
     case 'tour_slots':
       // Slots are only offered where the property lets visitors book tours themselves.
       if (!ctx.request.tourScheduleEnabled) return toursByOffice(lang);
-      const slots = await deps.propertyApi.tourSlots(propertyId);
+      const slots = await deps.propertyApi.tourSlots(propertyId, deadlineAt);
       return describeTourSlots(slots, lang, { ...dates, timeZone: slotTimeZone(slots, dates.timeZone) });
     case 'neighborhood':
-      return describeNeighborhood(await deps.propertyApi.neighborhoodKeywords(propertyId, need(ctx, 'message')), lang);
+      return describeNeighborhood(await deps.propertyApi.neighborhoodKeywords(propertyId, need(ctx, 'message'), deadlineAt), lang);
   }
 }
 

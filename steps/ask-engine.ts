@@ -31,5 +31,5 @@ export function engineRequestFor(ctx: Readonly<ChatContext>): EngineRequest {
 /** Rule 4: the engine is asked for intent and reply (unless an earlier step already has the reply). */
 export async function askEngine(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
   if (ctx.engineReply !== undefined) return {};
-  return { engineReply: await deps.engine.query(engineRequestFor(ctx)), replySource: 'engine' };
+  return { engineReply: await deps.engine.query(engineRequestFor(ctx), ctx.deadlineAt), replySource: 'engine' };
 }

@@ -1,4 +1,5 @@
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
+import { degradableDeadline } from '../src/pipeline/degradable-deadline.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
@@ -10,8 +11,9 @@ export async function translateReply(ctx: Readonly<ChatContext>, deps: Deps): Pr
   const reply = need(ctx, 'reply');
   const target = need(ctx, 'language');
   if (target === reply.language) return {};
+  const deadlineAt = degradableDeadline(ctx.deadlineAt);
   const translate = (text: string) =>
-    text === '' ? Promise.resolve('') : deps.translator.translate(text, reply.language, target);
+    text === '' ? Promise.resolve('') : deps.translator.translate(text, reply.language, target, deadlineAt);
   try {
     const [response, follow_up] = await Promise.all([translate(reply.response), translate(reply.follow_up)]);
     return { reply: { ...reply, response, follow_up, language: target } };

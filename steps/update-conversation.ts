@@ -18,5 +18,5 @@ export async function updateConversation(ctx: Readonly<ChatContext>, deps: Deps)
     ...(contact?.email != null && { contactEmail: contact.email }),
     ...(handoff !== null && { agentHandoff: true }),
   };
-  await deps.store.updateConversation(input, ctx.request.graphql_api_key);
+  await deps.store.updateConversation(input, ctx.request.graphql_api_key, ctx.deadlineAt);
 }

@@ -7,8 +7,8 @@ const engineReply = TypeCompiler.Compile(EngineReplySchema);
 /** CONTRACTS 3.1: `POST {ENGINE_URL}/query`. */
 export function createEngineClient(target: HttpParty) {
   return {
-    query(request: EngineRequest): Promise<EngineReply> {
-      return callJson(target, { method: 'POST', path: '/query', body: request, reply: engineReply });
+    query(request: EngineRequest, deadlineAt?: number): Promise<EngineReply> {
+      return callJson(target, { method: 'POST', path: '/query', body: request, reply: engineReply, deadlineAt });
     },
   };
 }

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ClientError, GraphQLClient } from 'graphql-request';
-import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { ClientError } from 'graphql-request';
+import type { Dispatcher } from 'undici';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import {
@@ -18,8 +17,11 @@ import {
   ATTR_GRAPHQL_OPERATION_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
 } from '../telemetry/attributes.ts';
-import { attemptTimer, clientSpan, failureReason, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
-import { withTraceHeaders } from '../telemetry/outbound.ts';
+import { attemptTimer, clientSpan, setErrorType, type ClientCall, type OutboundTelemetry } from '../telemetry/client-span.ts';
+import { callError, failureReason, is2xx, isRejectedBeforeSending, timeoutOrUnreachable } from './call-failure.ts';
+import { callLimit, startCallTimer, type CallLimit } from './call-timer.ts';
+import { graphqlAttempts } from './graphql-attempt.ts';
+import { withRetries, type RetryPolicy } from './retry.ts';
 
 interface Mutation {
   /** The operation name, as in the document (and on the span). */
@@ -49,99 +51,115 @@ const updateReply = TypeCompiler.Compile(Type.Object({ updateServiceConversation
 export interface GraphqlTarget {
   readonly url: string;
   readonly timeoutMs: number;
+  /** The GraphQL API's pool (party-pool.ts). */
   readonly dispatcher: Dispatcher;
   /** Per-environment secrets (CONTRACTS 3.4); sent only here. */
   readonly authorization: string | undefined;
   readonly apiKey: string | undefined;
-  /** Total tries per mutation, including the first. Safe to retry: clientMessageKey makes it idempotent. */
-  readonly attempts?: number;
-  readonly backoffMs?: number;
+  /** Tries per mutation and the backoff between them. Safe to retry: clientMessageKey makes it idempotent. */
+  readonly retry?: Partial<RetryPolicy>;
   /** One CLIENT span per mutation (retries inside it); each HTTP attempt is timed for the metrics. */
   readonly telemetry?: OutboundTelemetry;
 }
 
+/** 3 tries, the retries 0-100 ms and 0-200 ms after a failure (full jitter): short next to a chat's deadline. */
+const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 100, capMs: 1_000 };
+
 /** A reason that is safe to log: never the query, variables or headers (ClientError.message holds them). */
-function describe(err: unknown): string {
-  if (err instanceof DownstreamError) return err.message;
+function describe(err: unknown, limit: CallLimit | undefined): string {
+  if (err instanceof DownstreamError) return err.reason;
   if (err instanceof ClientError) {
     const status = err.response.status;
     return status >= 400 ? `answered ${status}` : `answered ${err.response.errors?.length ?? 0} GraphQL error(s)`;
   }
-  const name = (err as { name?: string } | null)?.name;
-  return name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : 'unreachable';
+  return timeoutOrUnreachable(err, limit);
 }
 
-/** CONTRACTS 3.4: the GraphQL API, through graphql-request over a keep-alive undici pool. */
+/** Every failure of the API is retried; a request the service itself could not build or send is not. */
+const retryable = (err: unknown) => !isRejectedBeforeSending(err);
+
+/** CONTRACTS 3.4: the GraphQL API, through graphql-request over the party's keep-alive undici pool. */
 export function createGraphqlClient(target: GraphqlTarget) {
-  const attempts = Math.max(1, target.attempts ?? 3);
-  const backoffMs = target.backoffMs ?? 100;
-  const fixedHeaders: Record<string, string> = {};
-  if (target.authorization !== undefined) fixedHeaders['authorization'] = target.authorization;
-  if (target.apiKey !== undefined) fixedHeaders['x-api-key'] = target.apiKey;
-
-  const client = new GraphQLClient(target.url, {
-    fetch: ((input: string, init: RequestInit) =>
-      undiciFetch(input, { ...(init as object), dispatcher: target.dispatcher })) as unknown as typeof fetch,
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...target.retry };
+  const headers: Record<string, string> = {};
+  if (target.authorization !== undefined) headers['authorization'] = target.authorization;
+  if (target.apiKey !== undefined) headers['x-api-key'] = target.apiKey;
+  const send = graphqlAttempts({ url: target.url, dispatcher: target.dispatcher, headers });
+  // What a mutation's span says is the same for every call: built once.
+  const spanCall = (mutation: Mutation): ClientCall => ({
+    party: 'graphql',
+    method: 'POST',
+    baseUrl: target.url,
+    path: '',
+    spanName: `mutation ${mutation.name}`,
+    attributes: { [ATTR_GRAPHQL_OPERATION_TYPE]: 'mutation', [ATTR_GRAPHQL_OPERATION_NAME]: mutation.name },
   });
-
-  const is2xx = (status: number) => status >= 200 && status <= 299;
+  const createSpan = spanCall(CREATE_MESSAGE);
+  const updateSpan = spanCall(UPDATE_CONVERSATION);
 
   /**
    * One span per mutation, not per attempt: the trace shows the logical write, its total time
    * (backoff included) and `chat_adapter.attempts`; each failed try is an `attempt failed` event.
    * The metrics count every HTTP attempt, so a flaky API shows there even when a retry succeeds.
+   * Every try gets at most the time the chat has left, and no retry starts past its deadline.
    */
-  async function mutate<S extends TSchema>(mutation: Mutation, input: object, callerApiKey: string, check: TypeCheck<S>): Promise<Static<S>> {
-    const spanCall = {
-      party: 'graphql',
-      method: 'POST',
-      baseUrl: target.url,
-      path: '',
-      spanName: `mutation ${mutation.name}`,
-      attributes: { [ATTR_GRAPHQL_OPERATION_TYPE]: 'mutation', [ATTR_GRAPHQL_OPERATION_NAME]: mutation.name },
-    };
-    return clientSpan(target.telemetry, spanCall, async (span) => {
-      let lastError: unknown;
+  async function mutate<S extends TSchema>(
+    mutation: Mutation,
+    call: ClientCall,
+    input: object,
+    callerApiKey: string,
+    check: TypeCheck<S>,
+    deadlineAt: number | undefined,
+  ): Promise<Static<S>> {
+    callLimit('graphql', target.timeoutMs, deadlineAt); // no time left: no call, no span
+    return clientSpan(target.telemetry, call, async (span) => {
+      let tries = 0;
       let lastFailure = 'unreachable';
-      for (let attempt = 1; attempt <= attempts; attempt++) {
+      let limit: CallLimit | undefined;
+      const tryOnce = async (n: number): Promise<Static<S>> => {
+        tries = n;
+        span.setAttribute(ATTR_ATTEMPTS, n);
+        limit = callLimit('graphql', target.timeoutMs, deadlineAt);
         const done = attemptTimer(target.telemetry, 'graphql');
+        const timer = startCallTimer(limit);
         let status: number | undefined;
-        span.setAttribute(ATTR_ATTEMPTS, attempt);
         try {
-          const res = await client.rawRequest<unknown>({
-            query: mutation.document,
-            variables: { input },
-            requestHeaders: withTraceHeaders({ ...fixedHeaders, 'x-graphql-api-key': callerApiKey }),
-            signal: AbortSignal.timeout(target.timeoutMs),
-          });
+          const res = await send({ document: mutation.document, variables: { input }, callerApiKey, signal: timer.signal });
           status = res.status;
           span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
           if (!check.Check(res.data)) throw new DownstreamError('graphql', 'answer out of contract');
           done(undefined);
           return res.data;
         } catch (err) {
-          lastError = err;
-          if (status === undefined && err instanceof ClientError) {
-            status = err.response.status;
-            span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+          if (status === undefined) {
+            // The API answered, but graphql-request found GraphQL errors or could not read the answer.
+            status = err instanceof ClientError ? err.response.status : err instanceof DownstreamError ? err.status : undefined;
+            if (status !== undefined) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
           }
           lastFailure = err instanceof ClientError && is2xx(status ?? 0) ? 'graphql_error' : failureReason(err, status, is2xx);
           done(lastFailure);
-          span.addEvent('attempt failed', { attempt, reason: lastFailure });
-          if (attempt < attempts) await sleep(backoffMs * 2 ** (attempt - 1));
+          span.addEvent('attempt failed', { attempt: n, reason: lastFailure });
+          throw err;
+        } finally {
+          timer.clear();
         }
+      };
+      try {
+        return await withRetries(tryOnce, { policy, deadlineAt, retryable });
+      } catch (err) {
+        setErrorType(span, lastFailure);
+        if (isRejectedBeforeSending(err)) throw callError('graphql', err);
+        throw new DownstreamError('graphql', `${describe(err, limit)} after ${tries} attempt(s)`, { cause: err });
       }
-      setErrorType(span, lastFailure);
-      throw new DownstreamError('graphql', `${describe(lastError)} after ${attempts} attempt(s)`);
     });
   }
 
   return {
-    async createMessage(input: CreateServiceMessageInput, callerApiKey: string): Promise<ServiceMessage> {
-      return (await mutate(CREATE_MESSAGE, input, callerApiKey, createReply)).createServiceMessage;
+    async createMessage(input: CreateServiceMessageInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceMessage> {
+      return (await mutate(CREATE_MESSAGE, createSpan, input, callerApiKey, createReply, deadlineAt)).createServiceMessage;
     },
-    async updateConversation(input: UpdateServiceConversationInput, callerApiKey: string): Promise<ServiceConversation> {
-      return (await mutate(UPDATE_CONVERSATION, input, callerApiKey, updateReply)).updateServiceConversation;
+    async updateConversation(input: UpdateServiceConversationInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceConversation> {
+      return (await mutate(UPDATE_CONVERSATION, updateSpan, input, callerApiKey, updateReply, deadlineAt)).updateServiceConversation;
     },
   };
 }

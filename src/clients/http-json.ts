@@ -1,24 +1,23 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { TSchema, Static } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
-import { DownstreamError, type DownstreamParty } from '../errors.ts';
+import { DownstreamError, OutboundRequestError, type DownstreamParty } from '../errors.ts';
 import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
-import { attemptTimer, clientSpan, failureReason, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
+import { attemptTimer, clientSpan, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
+import { callError, failureReason, is2xx } from './call-failure.ts';
+import { callLimit, startCallTimer } from './call-timer.ts';
+import { partyAddress } from './party-pool.ts';
 
 /** One downstream party: where it lives, how long a call may take, and its keep-alive pool. */
 export interface HttpParty {
   readonly party: DownstreamParty;
   readonly baseUrl: string;
   readonly timeoutMs: number;
+  /** Its pool (party-pool.ts); an Agent works too, since every call also names the origin. */
   readonly dispatcher: Dispatcher;
   /** Tracer and metrics for its calls: a CLIENT span and a timed attempt per call. */
   readonly telemetry?: OutboundTelemetry;
-}
-
-/** A keep-alive connection pool per party, closed on shutdown. */
-export function createKeepAliveAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 128, pipelining: 1 });
 }
 
 export interface JsonCall<S extends TSchema> {
@@ -29,49 +28,62 @@ export interface JsonCall<S extends TSchema> {
   readonly reply: TypeCheck<S>;
   /** Statuses accepted as success; 200 by default. */
   readonly okStatuses?: readonly number[];
+  /** The chat's deadline (`performance.now()` clock): the call gets at most the time left. */
+  readonly deadlineAt?: number | undefined;
 }
 
 const OK_200: readonly number[] = [200];
-
-function classify(party: DownstreamParty, err: unknown): DownstreamError {
-  if (err instanceof DownstreamError) return err;
-  const name = (err as { name?: string } | null)?.name;
-  const reason = name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : 'unreachable';
-  return new DownstreamError(party, reason, { cause: err });
-}
 
 interface Exchange<T> {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly body: unknown;
   readonly headers: Record<string, string>;
+  readonly deadlineAt: number | undefined;
   readonly isOk: (status: number) => boolean;
   /** Reads the answer of an accepted status; throws DownstreamError when it is out of contract. */
   readonly read: (res: Dispatcher.ResponseData) => Promise<T>;
 }
 
+/** The body as sent; a value that cannot be serialized (cyclic, too deep) is the service's own defect. */
+function serialize(party: DownstreamParty, body: unknown): string | null {
+  if (body === undefined) return null;
+  try {
+    return JSON.stringify(body);
+  } catch (err) {
+    throw new OutboundRequestError(party, err);
+  }
+}
+
 /**
- * One HTTP call in a CLIENT span, timed for the downstream metrics. Every failure (unreachable,
- * timeout, non-success status, bad answer) becomes a DownstreamError naming the party.
+ * One HTTP call in a CLIENT span, timed for the downstream metrics. A failure of the party
+ * (unreachable, timeout, non-success status, bad answer) becomes a DownstreamError naming it; a
+ * request the service could not build or send is an OutboundRequestError (a 500, not the party's).
+ * With no time left before the chat's deadline, nothing is called.
  */
 async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise<T> {
+  const limit = callLimit(target.party, target.timeoutMs, call.deadlineAt);
+  const body = serialize(target.party, call.body);
+  const address = partyAddress(target.baseUrl);
   const spanCall = { party: target.party, method: call.method, baseUrl: target.baseUrl, path: call.path };
   return clientSpan(target.telemetry, spanCall, async (span) => {
     const done = attemptTimer(target.telemetry, target.party);
+    const timer = startCallTimer(limit);
     let status: number | undefined;
     try {
-      const res = await request(target.baseUrl + call.path, {
+      const res = await target.dispatcher.request({
+        origin: address.origin,
+        path: address.basePath + call.path,
         method: call.method,
         headers: withTraceHeaders(call.headers),
-        body: call.body === undefined ? null : JSON.stringify(call.body),
-        dispatcher: target.dispatcher,
-        signal: AbortSignal.timeout(target.timeoutMs),
+        body,
+        signal: timer.signal,
       });
       status = res.statusCode;
       span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
       if (!call.isOk(status)) {
         await res.body.dump();
-        throw new DownstreamError(target.party, `answered ${status}`);
+        throw new DownstreamError(target.party, `answered ${status}`, { status });
       }
       const answer = await call.read(res);
       done(undefined);
@@ -80,7 +92,9 @@ async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise<T> {
       const failure = failureReason(err, status, call.isOk);
       setErrorType(span, failure);
       done(failure);
-      throw classify(target.party, err);
+      throw callError(target.party, err, limit);
+    } finally {
+      timer.clear();
     }
   });
 }
@@ -95,32 +109,43 @@ export async function callJson<S extends TSchema>(target: HttpParty, call: JsonC
     path: call.path,
     body: call.body,
     headers,
+    deadlineAt: call.deadlineAt,
     isOk: (status) => okStatuses.includes(status),
     async read(res) {
       let json: unknown;
       try {
         json = await res.body.json();
       } catch (err) {
-        throw new DownstreamError(target.party, 'answered invalid JSON', { cause: err });
+        // A connection reset or a timeout while reading is classified as such, not as bad JSON.
+        if (!(err instanceof SyntaxError)) throw err;
+        throw new DownstreamError(target.party, 'answered invalid JSON', { cause: err, status: res.statusCode });
       }
       if (!call.reply.Check(json)) {
         const first = call.reply.Errors(json).First();
-        throw new DownstreamError(target.party, `answer out of contract at '${first?.path ?? ''}'`);
+        throw new DownstreamError(target.party, `answer out of contract at '${first?.path ?? ''}'`, { status: res.statusCode });
       }
       return json;
     },
   });
 }
 
-const is2xx = (status: number) => status >= 200 && status <= 299;
+export interface PostOptions {
+  /** Extra request headers (e.g. an `Idempotency-Key`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly deadlineAt?: number | undefined;
+}
 
-/** POSTs JSON where only the status matters (e.g. a 202 Accepted); the answer body is discarded. */
-export async function postAccepted(target: HttpParty, path: string, body: unknown): Promise<number> {
+/**
+ * POSTs JSON where only the status matters (e.g. a 202 Accepted); the answer body is discarded.
+ * A non-2xx answer is a DownstreamError carrying the `status`, so a caller can tell a 4xx from a 5xx.
+ */
+export async function postAccepted(target: HttpParty, path: string, body: unknown, options: PostOptions = {}): Promise<number> {
   return exchange(target, {
     method: 'POST',
     path,
     body,
-    headers: { 'content-type': 'application/json' },
+    headers: { ...options.headers, 'content-type': 'application/json' },
+    deadlineAt: options.deadlineAt,
     isOk: is2xx,
     async read(res) {
       await res.body.dump();

@@ -34,27 +34,29 @@ export function createPropertyApiClient(target: HttpParty, options: PropertyApiO
   const q = (propertyId: string) => `?propertyId=${encodeURIComponent(propertyId)}`;
 
   return {
-    async units(propertyId: string): Promise<Unit[]> {
-      return (await callJson(target, { method: 'GET', path: `/api/v1/units${q(propertyId)}`, reply: unitsReply })).units;
+    async units(propertyId: string, deadlineAt?: number): Promise<Unit[]> {
+      const path = `/api/v1/units${q(propertyId)}`;
+      return (await callJson(target, { method: 'GET', path, reply: unitsReply, deadlineAt })).units;
     },
-    async floorPlans(propertyId: string): Promise<FloorPlan[]> {
+    async floorPlans(propertyId: string, deadlineAt?: number): Promise<FloorPlan[]> {
       const path = `/api/v1/floor_plans/${q(propertyId)}`;
-      return (await callJson(target, { method: 'GET', path, reply: floorPlansReply })).floor_plans;
+      return (await callJson(target, { method: 'GET', path, reply: floorPlansReply, deadlineAt })).floor_plans;
     },
-    async tourSlots(propertyId: string): Promise<TimeSlot[]> {
+    async tourSlots(propertyId: string, deadlineAt?: number): Promise<TimeSlot[]> {
       const path = `/api/v1/apartments/all_type_available_time_slots${q(propertyId)}`;
-      return (await callJson(target, { method: 'GET', path, reply: timeSlotsReply })).time_slots;
+      return (await callJson(target, { method: 'GET', path, reply: timeSlotsReply, deadlineAt })).time_slots;
     },
-    async neighborhoodKeywords(propertyId: string, query: string): Promise<string[]> {
+    async neighborhoodKeywords(propertyId: string, query: string, deadlineAt?: number): Promise<string[]> {
       const body = { propertyId, query };
       const path = '/api/v1/service/google_query';
-      return (await callJson(target, { method: 'POST', path, body, reply: neighborhoodReply })).keywords;
+      return (await callJson(target, { method: 'POST', path, body, reply: neighborhoodReply, deadlineAt })).keywords;
     },
-    apiToken(propertyId: string): Promise<string> {
+    /** A fetch shared by a burst is bounded by the deadline of the chat that started it. */
+    apiToken(propertyId: string, deadlineAt?: number): Promise<string> {
       const cached = tokens.get(propertyId);
       if (cached) return cached;
       const path = `/api/v1/properties/api_token${q(propertyId)}`;
-      const pending = callJson(target, { method: 'GET', path, reply: apiTokenReply }).then((r) => r.token);
+      const pending = callJson(target, { method: 'GET', path, reply: apiTokenReply, deadlineAt }).then((r) => r.token);
       tokens.set(propertyId, pending);
       // A failed fetch must not be remembered.
       pending.catch(() => tokens.delete(propertyId));

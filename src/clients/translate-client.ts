@@ -7,12 +7,13 @@ const translateReply = TypeCompiler.Compile(TranslateReplySchema);
 /** CONTRACTS 3.2: `POST {TRANSLATE_URL}/translate`. */
 export function createTranslateClient(target: HttpParty) {
   return {
-    async translate(text: string, source: string, target_: string): Promise<string> {
+    async translate(text: string, source: string, target_: string, deadlineAt?: number): Promise<string> {
       const reply = await callJson(target, {
         method: 'POST',
         path: '/translate',
         body: { text, source, target: target_ },
         reply: translateReply,
+        deadlineAt,
       });
       return reply.translated_text;
     },

@@ -12,16 +12,20 @@ import type { SessionCache } from '../cache/session-cache.ts';
 /*
  * The ports the steps depend on. Concrete clients (src/clients) implement them; tests hand in fakes.
  * A failing call throws DownstreamError (src/errors.ts).
+ *
+ * `deadlineAt` (CONTRACTS 6.1): the instant, on the `performance.now()` clock, by which the chat
+ * must be answered (`ChatContext.deadlineAt`). A call gets the smaller of its own timeout and the
+ * time left; with nothing left it is not made and throws DownstreamError.
  */
 
 export interface EngineClient {
-  query(request: EngineRequest): Promise<EngineReply>;
+  query(request: EngineRequest, deadlineAt?: number): Promise<EngineReply>;
 }
 
 export interface ConversationStore {
   /** `callerApiKey` is the request's graphql_api_key, sent only to the GraphQL API. */
-  createMessage(input: CreateServiceMessageInput, callerApiKey: string): Promise<ServiceMessage>;
-  updateConversation(input: UpdateServiceConversationInput, callerApiKey: string): Promise<ServiceConversation>;
+  createMessage(input: CreateServiceMessageInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceMessage>;
+  updateConversation(input: UpdateServiceConversationInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceConversation>;
 }
 
 export interface HandoffDispatcher {
@@ -34,15 +38,15 @@ export interface HandoffDispatcher {
 }
 
 export interface Translator {
-  translate(text: string, source: string, target: string): Promise<string>;
+  translate(text: string, source: string, target: string, deadlineAt?: number): Promise<string>;
 }
 
 export interface PropertyApi {
-  units(propertyId: string): Promise<Unit[]>;
-  floorPlans(propertyId: string): Promise<FloorPlan[]>;
-  tourSlots(propertyId: string): Promise<TimeSlot[]>;
-  neighborhoodKeywords(propertyId: string, query: string): Promise<string[]>;
-  apiToken(propertyId: string): Promise<string>;
+  units(propertyId: string, deadlineAt?: number): Promise<Unit[]>;
+  floorPlans(propertyId: string, deadlineAt?: number): Promise<FloorPlan[]>;
+  tourSlots(propertyId: string, deadlineAt?: number): Promise<TimeSlot[]>;
+  neighborhoodKeywords(propertyId: string, query: string, deadlineAt?: number): Promise<string[]>;
+  apiToken(propertyId: string, deadlineAt?: number): Promise<string>;
 }
 
 export interface Clock {

@@ -83,23 +83,6 @@ export function clientSpan<T>(telemetry: OutboundTelemetry | undefined, call: Cl
   return recordSpan(tracer, name, { kind: SpanKind.CLIENT, attributes }, fn);
 }
 
-/** The error or one of its causes is a timeout or abort (the cause chain is followed a few levels). */
-function isTimeout(err: unknown): boolean {
-  let e = err as { name?: unknown; cause?: unknown } | null | undefined;
-  for (let depth = 0; depth < 4 && e != null; depth++) {
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
-}
-
-/** A bounded reason for a failed attempt, used as a metric label and as the span's `error.type`. */
-export function failureReason(err: unknown, status: number | undefined, okStatus: (status: number) => boolean): string {
-  if (isTimeout(err)) return 'timeout';
-  if (status !== undefined) return okStatus(status) ? 'bad_reply' : `status_${status}`;
-  return 'unreachable';
-}
-
 /** Starts timing one HTTP attempt; the returned function reports it to the downstream metrics. */
 export function attemptTimer(telemetry: OutboundTelemetry | undefined, party: string): (failure: string | undefined) => void {
   const started = performance.now();
