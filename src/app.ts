@@ -7,6 +7,7 @@ import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { latencyFrom, serverTiming } from './pipeline/latency.ts';
 import { errorReply } from './http/error-replies.ts';
+import { adminRoutes, type AdminRoutesOptions } from './http/admin-routes.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { registerRoutes } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
@@ -36,6 +37,8 @@ export interface AppOptions {
   readonly recordMessageText?: boolean;
   /** REQUEST_TIMEOUT_MS (CONTRACTS 6.1): the deadline of every chat. */
   readonly requestTimeoutMs: number;
+  /** The /admin routes (CONTRACTS 6.3, 6.4); not served without it (ADMIN_API_KEY unset). */
+  readonly admin?: AdminRoutesOptions | undefined;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -119,6 +122,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     { metrics: options.metrics, recordMessageText: options.recordMessageText ?? false, requestTimeoutMs: options.requestTimeoutMs },
   );
   void app.register(routes);
+  if (options.admin) void app.register(adminRoutes(options.admin));
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });
   return app;
 }

@@ -59,6 +59,21 @@ function resolveUrls(env: Env, file: ConfigFile, local: boolean): Partial<Record
   return urls;
 }
 
+/** CONTRACTS 6.3 and 6.4: the durable handoff outbox and its admin routes. */
+function handoffOutboxConfig(env: Env) {
+  const adminApiKey = envOptionalString(env, 'ADMIN_API_KEY');
+  // The key is never echoed: only what is wrong with it.
+  if (adminApiKey !== undefined && !/^[\x21-\x7e]{16,}$/.test(adminApiKey)) {
+    throw new ConfigError('ADMIN_API_KEY', 'must be at least 16 printable ASCII characters without spaces');
+  }
+  return {
+    dataDir: resolve(envString(env, 'DATA_DIR', './data')),
+    handoffMaxAgeSeconds: envInteger(env, 'HANDOFF_MAX_AGE_S', 86_400, 1, 30 * 86_400),
+    handoffLockMs: envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000),
+    adminApiKey,
+  };
+}
+
 /** Reads and validates the whole configuration once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env, configDir = resolve(import.meta.dirname, '../../config')): Config {
   const environment = envChoice(env, 'ENVIRONMENT', ENVIRONMENTS, 'local');
@@ -116,5 +131,6 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     localStackBasePort: envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530),
     shutdownGraceMs: envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000),
+    ...handoffOutboxConfig(env),
   };
 }
