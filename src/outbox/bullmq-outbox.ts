@@ -98,7 +98,46 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
 
   let worker: Worker<HandoffJobData> | undefined;
   let workerConnection: ReturnType<typeof connectRedis> | undefined;
+  let watchdog: NodeJS.Timeout | undefined;
   let active = 0;
+
+  function startWorker(): void {
+    // Blocking reads need a connection that waits (BullMQ requires maxRetriesPerRequest: null);
+    // lazy, because BullMQ opens its own duplicates of it.
+    workerConnection ??= connectRedis(options.redisUrl, {
+      overrides: { maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined, lazyConnect: true } as object,
+    });
+    const w = new Worker<HandoffJobData>(queueName, processJob, {
+      connection: workerConnection,
+      prefix: PREFIX,
+      autorun: false,
+      concurrency: options.concurrency ?? 8,
+      lockDuration: lockMs,
+      stalledInterval: lockMs,
+      // A job whose instance died is retried, however often that happens (at least once).
+      maxStalledCount: ATTEMPTS,
+      settings: {
+        backoffStrategy: (attemptsMade, _type, err) => (err instanceof RetryLater ? err.delayMs : backoffDelayMs(attemptsMade, policy.backoff)),
+      },
+    });
+    w.on('error', logError('worker'));
+    worker = w;
+    void w.run().catch(logError('worker'));
+  }
+
+  /**
+   * A worker whose connection broke while it was being set up never works again (BullMQ keeps
+   * that failed set-up for good): it is replaced, so delivery resumes by itself once Redis is back.
+   */
+  async function watch(): Promise<void> {
+    const w = worker;
+    if (w === undefined || w.closing) return;
+    const broken = await Promise.race([w.waitUntilReady().then(() => false, () => true), sleep(1_000, false, { ref: false })]);
+    if (!broken || worker !== w) return;
+    logger.warn({ store: 'shared' }, 'shared handoff outbox: worker lost its connection while starting; starting a new one');
+    void w.close(true).catch(() => undefined);
+    startWorker();
+  }
 
   async function processJob(job: Job<HandoffJobData>): Promise<void> {
     const { handoff, trace, queuedAt } = job.data;
@@ -162,26 +201,12 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
     },
     start() {
       if (worker !== undefined) return;
-      // Blocking reads need a connection that waits (BullMQ requires maxRetriesPerRequest: null);
-      // lazy, because BullMQ opens its own duplicates of it.
-      workerConnection = connectRedis(options.redisUrl, {
-        overrides: { maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined, lazyConnect: true } as object,
-      });
-      worker = new Worker<HandoffJobData>(queueName, processJob, {
-        connection: workerConnection,
-        prefix: PREFIX,
-        concurrency: options.concurrency ?? 8,
-        lockDuration: lockMs,
-        stalledInterval: lockMs,
-        // A job whose instance died is retried, however often that happens (at least once).
-        maxStalledCount: ATTEMPTS,
-        settings: {
-          backoffStrategy: (attemptsMade, _type, err) => (err instanceof RetryLater ? err.delayMs : backoffDelayMs(attemptsMade, policy.backoff)),
-        },
-      });
-      worker.on('error', logError('worker'));
+      startWorker();
+      watchdog = setInterval(() => void watch(), Math.min(Math.max(lockMs, 1_000), 5_000));
+      watchdog.unref();
     },
     async stop(graceMs) {
+      clearInterval(watchdog);
       const w = worker;
       if (w === undefined) return 0;
       const closed = w.close().then(() => true);
@@ -199,6 +224,7 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
       }
     },
     async close() {
+      clearInterval(watchdog);
       await worker?.close(true).catch(() => undefined);
       const q = queue;
       queue = undefined;

@@ -1,7 +1,10 @@
 /**
- * The local outbox's table: one SQLite file (node:sqlite) in WAL mode with synchronous=FULL, so a
- * handoff whose insert returned survives a killed process and a power cut. Every change is one
- * statement, so a crash leaves each row either before or after it.
+ * The local outbox's table: one SQLite file (node:sqlite) in WAL mode. synchronous=NORMAL: a
+ * committed insert survives a killed process (SIGKILL, OOM kill, crash), which is what the outbox
+ * promises; only a power cut or kernel crash may lose the last moments' handoffs. FULL would fsync
+ * every insert, and node:sqlite is synchronous: 6 ms median, up to 100 ms, with the whole event
+ * loop stopped (measured here); NORMAL costs about 0.04 ms. Every change is one statement, so a
+ * crash leaves each row either before or after it.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -68,7 +71,7 @@ export function openOutboxTable(file: string): OutboxTable {
   mkdirSync(dirname(file), { recursive: true });
   const db = new DatabaseSync(file);
   try {
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 2000;');
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 2000;');
     db.exec(SCHEMA);
   } catch (err) {
     db.close();

@@ -33,14 +33,17 @@ export interface OutboxMetrics {
 export function createOutboxMetrics(registry: Registry, stores: readonly StoreName[]): OutboxMetrics {
   const registers = [registry];
   let source: (() => Promise<readonly OutboxDepth[]>) | undefined;
-  // Both gauges are collected in parallel: one read of the outbox serves a whole scrape.
-  let reading: { at: number; depth: Promise<readonly OutboxDepth[]> } | undefined;
-  const read = async (): Promise<readonly OutboxDepth[]> => {
-    if (source === undefined) return [];
-    if (reading === undefined || performance.now() - reading.at > 500) {
-      reading = { at: performance.now(), depth: source().catch(() => []) };
-    }
-    return reading.depth;
+  // Both gauges are collected in parallel (prom-client starts every collect at once): they share
+  // one read of the outbox, in flight while the scrape lasts.
+  let reading: Promise<readonly OutboxDepth[]> | undefined;
+  const read = (): Promise<readonly OutboxDepth[]> => {
+    if (source === undefined) return Promise.resolve([]);
+    reading ??= source()
+      .catch(() => [])
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
   };
 
   const depth = new Gauge({

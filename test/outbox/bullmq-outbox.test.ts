@@ -67,4 +67,22 @@ describe('shared (BullMQ) outbox', () => {
       await own.stop();
     }
   });
+
+  it('delivers once Redis is back, even when Redis went away while its worker was starting', async () => {
+    const own = await startTestRedis();
+    let delivered = 0;
+    const outbox = await shared({ ...quiet, deliver: async () => (delivered++, { result: 'delivered' }) }, `handoffs-${randomUUID()}`, own.url);
+    try {
+      outbox.start();
+      await own.stop();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await own.start();
+      await waitFor(async () => ((await outbox.ready()) ? true : undefined), 10_000, 'Redis to be back');
+      await outbox.enqueue(handoff());
+      await waitFor(() => (delivered === 1 ? true : undefined), 10_000, 'the delivery');
+    } finally {
+      await outbox.close();
+      await own.stop();
+    }
+  });
 });
