@@ -4,11 +4,11 @@
  * apart here (test tuning); the policy is the same as in production.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
+import { handoffReceiverOn } from '../helpers/handoff-receiver.ts';
 import { freePort, startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
@@ -25,34 +25,9 @@ function emergencyEngine(svc: StubbedService): void {
 const chat = (svc: StubbedService, message = EMERGENCY) =>
   svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest({ message }) });
 
-/** A receiver that records what it accepted, on a port that may be closed and opened again. */
-function receiverOn(port: number) {
-  const accepted: Array<{ key: string | undefined; body: Record<string, unknown> }> = [];
-  let server: Server | undefined;
-  return {
-    accepted,
-    url: `http://127.0.0.1:${port}`,
-    async up() {
-      server = createServer((req, res) => {
-        let text = '';
-        req.on('data', (c: Buffer) => (text += c.toString()));
-        req.on('end', () => {
-          accepted.push({ key: req.headers['idempotency-key'] as string | undefined, body: JSON.parse(text) as Record<string, unknown> });
-          sendJson(res, 202, {});
-        });
-      });
-      await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    },
-    async down() {
-      server?.closeAllConnections();
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    },
-  };
-}
-
 describe('a receiver down for a few seconds', () => {
   it('gets the handoff once it is up again: delivered once, the same Idempotency-Key on every attempt', async () => {
-    const receiver = receiverOn(await freePort());
+    const receiver = handoffReceiverOn(await freePort());
     const svc = await startStubbedService({ HANDOFF_URL: receiver.url });
     try {
       emergencyEngine(svc);
