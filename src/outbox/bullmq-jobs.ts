@@ -26,13 +26,18 @@ function toEntry(job: Job<HandoffJobData>, status: HandoffStatus): OutboxEntry {
 
 /** Oldest first, at most `limit`; pending includes the jobs being delivered. */
 export async function listJobs(queue: Queue<HandoffJobData>, status: 'pending' | 'dead', limit: number): Promise<OutboxEntry[]> {
-  const groups: Array<[readonly JobType[], HandoffStatus]> = status === 'dead' ? [[['failed'], 'dead']] : [[['active'], 'delivering'], [WAITING, 'pending']];
-  const found: OutboxEntry[] = [];
-  for (const [types, shown] of groups) {
-    const jobs = (await queue.getJobs([...types], 0, limit - 1, true)) as Job<HandoffJobData>[];
-    found.push(...jobs.map((job) => toEntry(job, shown)));
+  if (status === 'dead') {
+    const dead = (await queue.getJobs(['failed'], 0, limit - 1, true)) as Job<HandoffJobData>[];
+    return dead.map((job) => toEntry(job, 'dead'));
   }
-  return found.sort((a, b) => a.created_at.localeCompare(b.created_at)).slice(0, limit);
+  // One script reads every state at once, so a job moving between states is never missed; which
+  // of them are being delivered is read next (only that label may be a moment late).
+  const jobs = (await queue.getJobs(['active', ...WAITING], 0, limit - 1, true)) as Job<HandoffJobData>[];
+  const active = new Set(await queue.getRanges(['active'], 0, -1));
+  return jobs
+    .map((job) => toEntry(job, active.has(String(job.id)) ? 'delivering' : 'pending'))
+    .sort((a, b) => a.created_at.localeCompare(b.created_at))
+    .slice(0, limit);
 }
 
 /** Creation time of the oldest undelivered job, looking at most at the first 200 of each state. */

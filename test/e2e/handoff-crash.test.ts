@@ -142,7 +142,8 @@ describe('SIGKILL with a handoff undelivered', () => {
         await waitFor(() => receiver.accepted[0], 20_000, 'the take-over');
         expect(receiver.accepted).toHaveLength(1);
         expect(new Set(receiver.requests.map((r) => r.key))).toEqual(new Set([handoffId]));
-        expect(handoffIdIn(second.output(), 'handoff delivered')).toBe(handoffId);
+        // Logged once the 202 is in, a moment after the receiver answered.
+        expect(await waitFor(() => handoffIdIn(second.output(), 'handoff delivered'), 10_000, 'the delivered line')).toBe(handoffId);
         await second.kill();
       } finally {
         await receiver.down();

@@ -158,7 +158,7 @@ export function describeOutboxContract(name: string, factory: StoreFactory): voi
       const h = handoff();
       await outbox.enqueue(h);
       outbox.start();
-      await waitFor(() => (seen.dead === 1 ? true : undefined), 5_000, 'the dead letter');
+      await waitFor(async () => ((await outbox.list('dead')).length === 1 ? true : undefined), 5_000, 'the dead letter');
       await sleep(300);
       expect(receiver.requests).toHaveLength(1);
       expect(seen).toMatchObject({ permanent: 1, retryable: 0 });
@@ -180,8 +180,11 @@ export function describeOutboxContract(name: string, factory: StoreFactory): voi
       const h = handoff();
       await outbox.enqueue(h);
       outbox.start();
-      await waitFor(() => (seen.dead === 1 ? true : undefined), 5_000, 'the dead letter');
-      const [entry] = await outbox.list('dead');
+      const [entry] = await waitFor(async () => {
+        const dead = await outbox.list('dead');
+        return dead.length === 1 ? dead : undefined;
+      }, 5_000, 'the dead letter');
+      expect(seen.dead).toBe(1);
       expect(entry?.last_error).toMatch(/^expired/);
       const tries = receiver.requests.length;
       expect(tries).toBeGreaterThanOrEqual(2);
