@@ -5,17 +5,16 @@
  * (a job whose instance died is taken over after its lock lapses).
  * Redis needs `maxmemory-policy noeviction` and persistence (README, deployment).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Queue, UnrecoverableError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
 import type { Handoff } from '../../schemas/handoff.schema.ts';
-import { backoffDelayMs } from '../clients/backoff.ts';
 import { captureTraceHeaders } from '../clients/handoff-client.ts';
 import { OutboxUnavailableError } from '../errors.ts';
 import type { Logger } from '../pipeline/ports.ts';
 import { connectRedis } from '../shared-state/redis-connection.ts';
-import { afterAttempt, expiredReason, isExpired, type RetryPolicy } from './delivery-policy.ts';
-import { deliveryReport } from './delivery-report.ts';
 import { listJobs, oldestCreatedAt, type HandoffJobData } from './bullmq-jobs.ts';
+import { BULLMQ_ATTEMPTS, BULLMQ_PREFIX, startHandoffWorker, type HandoffWorker } from './bullmq-worker.ts';
+import type { RetryPolicy } from './delivery-policy.ts';
+import { deliveryReport } from './delivery-report.ts';
 import { safeReason, silentOutboxEvents, type Deliver, type Outbox, type OutboxEvents } from './outbox.ts';
 
 export interface BullmqOutboxOptions {
@@ -35,20 +34,7 @@ export interface BullmqOutboxOptions {
   readonly now?: () => number;
 }
 
-const PREFIX = 'chat-adapter';
-/** Unbounded in practice: HANDOFF_MAX_AGE_S, checked by the processor, is what ends the retries. */
-const ATTEMPTS = 1_000_000;
 const BACKOFF_TYPE = 'handoff-full-jitter';
-
-/** A retryable failure, carrying the wait the policy chose (logged and used as BullMQ's backoff). */
-class RetryLater extends Error {
-  readonly delayMs: number;
-  constructor(reason: string, delayMs: number) {
-    super(reason);
-    this.name = 'RetryLater';
-    this.delayMs = delayMs;
-  }
-}
 
 export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
   const { deliver, policy, logger } = options;
@@ -71,7 +57,7 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
   });
   const jobOptions = (handoffId: string): JobsOptions => ({
     jobId: handoffId,
-    attempts: ATTEMPTS,
+    attempts: BULLMQ_ATTEMPTS,
     backoff: { type: BACKOFF_TYPE },
     removeOnComplete: true,
     removeOnFail: false,
@@ -80,7 +66,7 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
   let queue: Promise<Queue<HandoffJobData>> | undefined;
   const getQueue = (): Promise<Queue<HandoffJobData>> =>
     (queue ??= (async () => {
-      const q = new Queue<HandoffJobData>(queueName, { connection: producer, prefix: PREFIX });
+      const q = new Queue<HandoffJobData>(queueName, { connection: producer, prefix: BULLMQ_PREFIX });
       q.on('error', logError('queue'));
       try {
         await q.waitUntilReady();
@@ -96,69 +82,7 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
     return getQueue();
   };
 
-  let worker: Worker<HandoffJobData> | undefined;
-  let workerConnection: ReturnType<typeof connectRedis> | undefined;
-  let watchdog: NodeJS.Timeout | undefined;
-  let active = 0;
-
-  function startWorker(): void {
-    // Blocking reads need a connection that waits (BullMQ requires maxRetriesPerRequest: null);
-    // lazy, because BullMQ opens its own duplicates of it.
-    workerConnection ??= connectRedis(options.redisUrl, {
-      overrides: { maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined, lazyConnect: true } as object,
-    });
-    const w = new Worker<HandoffJobData>(queueName, processJob, {
-      connection: workerConnection,
-      prefix: PREFIX,
-      autorun: false,
-      concurrency: options.concurrency ?? 8,
-      lockDuration: lockMs,
-      stalledInterval: lockMs,
-      // A job whose instance died is retried, however often that happens (at least once).
-      maxStalledCount: ATTEMPTS,
-      settings: {
-        backoffStrategy: (attemptsMade, _type, err) => (err instanceof RetryLater ? err.delayMs : backoffDelayMs(attemptsMade, policy.backoff)),
-      },
-    });
-    w.on('error', logError('worker'));
-    worker = w;
-    void w.run().catch(logError('worker'));
-  }
-
-  /**
-   * A worker whose connection broke while it was being set up never works again (BullMQ keeps
-   * that failed set-up for good): it is replaced, so delivery resumes by itself once Redis is back.
-   */
-  async function watch(): Promise<void> {
-    const w = worker;
-    if (w === undefined || w.closing) return;
-    const broken = await Promise.race([w.waitUntilReady().then(() => false, () => true), sleep(1_000, false, { ref: false })]);
-    if (!broken || worker !== w) return;
-    logger.warn({ store: 'shared' }, 'shared handoff outbox: worker lost its connection while starting; starting a new one');
-    void w.close(true).catch(() => undefined);
-    startWorker();
-  }
-
-  async function processJob(job: Job<HandoffJobData>): Promise<void> {
-    const { handoff, trace, queuedAt } = job.data;
-    if (isExpired(queuedAt, now(), policy)) {
-      const reason = expiredReason(job.failedReason || null);
-      report.dead(handoff, job.attemptsMade, reason);
-      throw new UnrecoverableError(reason);
-    }
-    active++;
-    const outcome = await deliver(handoff, trace).finally(() => active--);
-    options.events?.attempted('shared', outcome.result);
-    const attempts = job.attemptsMade + 1;
-    const next = afterAttempt(outcome, attempts, queuedAt, now(), policy);
-    if (next.kind === 'done') return report.delivered(handoff, attempts);
-    if (next.kind === 'retry') {
-      report.willRetry(handoff, attempts, next.reason, next.delayMs);
-      throw new RetryLater(next.reason, next.delayMs);
-    }
-    report.dead(handoff, attempts, next.reason);
-    throw new UnrecoverableError(next.reason);
-  }
+  let worker: HandoffWorker | undefined;
 
   return {
     name: 'shared',
@@ -200,22 +124,21 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
       }];
     },
     start() {
-      if (worker !== undefined) return;
-      startWorker();
-      watchdog = setInterval(() => void watch(), Math.min(Math.max(lockMs, 1_000), 5_000));
-      watchdog.unref();
+      worker ??= startHandoffWorker({
+        redisUrl: options.redisUrl,
+        queueName,
+        deliver,
+        policy,
+        report,
+        events: options.events ?? silentOutboxEvents,
+        logger,
+        logError,
+        concurrency: options.concurrency ?? 8,
+        lockMs,
+        now,
+      });
     },
-    async stop(graceMs) {
-      clearInterval(watchdog);
-      const w = worker;
-      if (w === undefined) return 0;
-      const closed = w.close().then(() => true);
-      if (!(await Promise.race([closed, sleep(graceMs, false, { ref: false })]))) {
-        // What is still in flight keeps its lock until it lapses; another instance or the next start takes it over.
-        void w.close(true).catch(() => undefined);
-      }
-      return active;
-    },
+    stop: async (graceMs) => (worker === undefined ? 0 : worker.stop(graceMs)),
     async ready() {
       try {
         return producer.status === 'ready' && (await producer.ping()) === 'PONG';
@@ -224,13 +147,11 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
       }
     },
     async close() {
-      clearInterval(watchdog);
-      await worker?.close(true).catch(() => undefined);
+      await worker?.close();
       const q = queue;
       queue = undefined;
       if (q !== undefined) await q.then((opened) => opened.close()).catch(() => undefined);
       producer.disconnect();
-      workerConnection?.disconnect();
     },
   };
 }
