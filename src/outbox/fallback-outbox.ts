@@ -25,7 +25,15 @@ export function createFallbackOutbox(shared: Outbox, local: Outbox, logger: Logg
       return [...fromShared, ...fromLocal].sort((a, b) => a.created_at.localeCompare(b.created_at)).slice(0, limit);
     },
     async retry(handoffId) {
-      const inShared = await shared.retry(handoffId);
+      let inShared: Awaited<ReturnType<Outbox['retry']>>;
+      try {
+        inShared = await shared.retry(handoffId);
+      } catch (err) {
+        // Redis is down: a local dead letter can still be re-queued; anything else must wait.
+        const inLocal = await local.retry(handoffId);
+        if (inLocal === 'not_found') throw err;
+        return inLocal;
+      }
       return inShared === 'not_found' ? local.retry(handoffId) : inShared;
     },
     async counts() {
