@@ -15,7 +15,8 @@ COPY schemas ./schemas
 COPY steps ./steps
 COPY src ./src
 
-# The embedded local stack (ENVIRONMENT=local) writes its SQLite file here.
+# DATA_DIR (default ./data): the local handoff outbox keeps its SQLite file here (mount a persistent
+# volume on it), and so does the embedded local stack (ENVIRONMENT=local).
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 
