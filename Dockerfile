@@ -18,6 +18,9 @@ COPY schemas ./schemas
 COPY steps ./steps
 COPY src ./src
 
+# DATA_DIR (default ./data): the local handoff outbox keeps its SQLite file here (mount a persistent
+# volume on it), and so does the embedded local stack (ENVIRONMENT=local).
+RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 
 EXPOSE 6000

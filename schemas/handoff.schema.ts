@@ -20,3 +20,9 @@ export const HandoffRequestSchema = Type.Object({
   trace_id: Type.String(),
 });
 export type HandoffRequest = Static<typeof HandoffRequestSchema>;
+
+/**
+ * CONTRACTS 6.3: what the outbox keeps and delivers: the 3.3 body plus `handoff_id` (a UUID), which
+ * is also sent as the `Idempotency-Key` header, the same on every attempt.
+ */
+export type Handoff = HandoffRequest & { readonly handoff_id: string };

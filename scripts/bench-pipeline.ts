@@ -30,7 +30,7 @@ const deps: Deps = {
     createMessage: async (input) => ({ id: String(nextId++), conversationId: input.conversationId, role: input.role, content: input.content, createdAt: '' }),
     updateConversation: async (input) => ({ id: input.conversationId, contactName: null, contactPhone: null, contactEmail: null, lastIntent: null, agentHandoff: null, updatedAt: '' }),
   },
-  handoff: { dispatch: () => {}, pending: 0, drain: async () => 0 },
+  handoff: { enqueue: async () => {} },
   translator: { translate: async (text) => text },
   propertyApi: {
     units: async () => [], floorPlans: async () => [], tourSlots: async () => [], neighborhoodKeywords: async () => [], apiToken: async () => 't',

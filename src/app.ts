@@ -8,6 +8,7 @@ import type { StepTiming } from './pipeline/runner.ts';
 import { roundMs, serverTiming } from './pipeline/latency.ts';
 import { callerAuth, type CallerKey } from './http/caller-auth.ts';
 import { errorReply } from './http/error-replies.ts';
+import { adminRoutes, type AdminRoutesOptions } from './http/admin-routes.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { overload } from './http/overload.ts';
 import { rateLimits, type RateLimitSettings } from './http/rate-limits.ts';
@@ -50,6 +51,8 @@ export interface AppOptions {
   readonly rateLimits?: RateLimitSettings;
   /** CONTRACTS 6.7: chats are shed while the event loop lags more than this (compose.ts passes the configured 1000 ms); unset or 0 = off. */
   readonly overloadMaxEventLoopDelayMs?: number;
+  /** The /admin routes (CONTRACTS 6.3, 6.4); not served without it (ADMIN_API_KEY unset). */
+  readonly admin?: AdminRoutesOptions | undefined;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -143,6 +146,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     options.requestGuards,
   );
   void app.register(routes);
+  if (options.admin) void app.register(adminRoutes(options.admin));
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });
   return app;
 }

@@ -13,13 +13,14 @@ import { buildApp } from './app.ts';
 import { createSessionCache } from './cache/create-session-cache.ts';
 import { createEngineClient } from './clients/engine-client.ts';
 import { createGraphqlClient } from './clients/graphql-client.ts';
-import { createHandoffDispatcher } from './clients/handoff-client.ts';
 import type { HttpParty } from './clients/http-json.ts';
 import { createPartyPool } from './clients/party-pool.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
 import { explainBusyPort, explainMissingLocalStack } from './config/start-up-errors.ts';
+import { createHandoffOutbox, type OutboxTuning } from './outbox/create-handoff-outbox.ts';
+import type { Outbox } from './outbox/outbox.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { ChatGuards } from './http/routes.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
@@ -28,6 +29,7 @@ import { createRequestMetrics } from './telemetry/request-metrics.ts';
 import { createSessionTurns } from './turns/create-session-turns.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
+import { createOutboxMetrics } from './telemetry/outbox-metrics.ts';
 import { traceScopedLogger } from './telemetry/trace-logger.ts';
 import { createTracing, type TracingOptions } from './telemetry/tracing.ts';
 
@@ -35,17 +37,23 @@ import { createTracing, type TracingOptions } from './telemetry/tracing.ts';
 /** Tracing settings a caller may add to the configured ones (tests: in-memory exporters). */
 export type ExtraTracingOptions = Pick<TracingOptions, 'spanProcessors' | 'onExportError' | 'exportTimeoutMs'>;
 
+/** What a caller (tests) may add: tracing settings, and shorter outbox timings. */
+export type ComposeOptions = ExtraTracingOptions & { readonly outbox?: OutboxTuning };
+
 export interface ComposedService {
   readonly app: FastifyInstance;
   readonly deps: Deps;
   readonly metrics: Metrics;
   /** Idempotency store and session turns, as the routes use them. */
   readonly guards: ChatGuards;
+  /** The durable handoff outbox (CONTRACTS 6.3); `outbox.ready()` is its readiness check. */
+  readonly outbox: Outbox;
   /** Addresses of the parties started by the embedded local stack (empty outside `local`). */
   readonly localUrls: Readonly<Partial<Record<Party, string>>>;
   /**
-   * Stops accepting, finishes requests in flight, waits (at most SHUTDOWN_GRACE_MS) for handoffs
-   * still being delivered, closes pools and cache, stops the local parties, flushes spans.
+   * Stops accepting, finishes requests in flight, lets handoff deliveries in flight finish (at most
+   * SHUTDOWN_GRACE_MS; the rest stays in the outbox), closes pools, cache and outbox, stops the
+   * local parties, flushes spans.
    */
   close(): Promise<void>;
 }
@@ -78,12 +86,13 @@ async function resolvePartyUrls(config: Config, logger: PinoLogger): Promise<Par
 
 interface BuiltDeps {
   readonly deps: Deps;
-  /** Closes the connection pools and the cache (after handoffs are drained). */
+  readonly outbox: Outbox;
+  /** Closes the connection pools, the cache and the outbox (after its deliveries stopped). */
   close(): Promise<void>;
 }
 
 /** The real clients for the given addresses (from config, or from the embedded local stack). */
-function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseLogger: Logger, tracer: Tracer, metrics: Metrics): BuiltDeps {
+function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseLogger: Logger, tracer: Tracer, metrics: Metrics, outboxTuning: OutboxTuning | undefined): BuiltDeps {
   // Lines logged by steps and clients get the active request's trace_id.
   const logger: Logger = traceScopedLogger(baseLogger);
   const outbound: OutboundTelemetry = { tracer, metrics };
@@ -108,6 +117,19 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
   });
   if (cache.countSessions !== undefined) metrics.watchCacheSessions(cache.countSessions.bind(cache));
 
+  const outboxMetrics = createOutboxMetrics(metrics.registry, config.redisUrl === undefined ? ['local'] : ['local', 'shared']);
+  const outbox = createHandoffOutbox({
+    dataDir: config.dataDir,
+    redisUrl: config.redisUrl,
+    maxAgeSeconds: config.handoffMaxAgeSeconds,
+    lockMs: config.handoffLockMs,
+    receiver: party('handoff'),
+    logger,
+    events: outboxMetrics.events,
+    ...(outboxTuning === undefined ? {} : { tuning: outboxTuning }),
+  });
+  outboxMetrics.watch(() => outbox.counts());
+
   const deps: Deps = {
     engine: createEngineClient(party('engine')),
     store: createGraphqlClient({
@@ -118,11 +140,7 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
       apiKey: config.graphqlApiKey,
       telemetry: outbound,
     }),
-    handoff: createHandoffDispatcher(party('handoff'), {
-      logger,
-      onFailed: () => metrics.countHandoffFailed(),
-      onPendingChange: (pending: number) => metrics.setHandoffsPending(pending),
-    }),
+    handoff: outbox,
     translator: createTranslateClient(party('translate')),
     propertyApi: createPropertyApiClient(party('propertyApi')),
     cache,
@@ -137,8 +155,9 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
   };
   return {
     deps,
+    outbox,
     close: async () => {
-      await Promise.all([...pools.map((pool) => pool.close()), cache.close()]);
+      await Promise.all([...pools.map((pool) => pool.close()), cache.close(), outbox.close()]);
     },
   };
 }
@@ -198,7 +217,8 @@ function composeChatGuards(config: Config, logger: Logger, metrics: Metrics): Co
 }
 
 /** Everything the service needs, wired and ready to listen (src/server.ts) or to be injected (tests). */
-export async function composeService(config: Config, logger: PinoLogger, extra: ExtraTracingOptions = {}): Promise<ComposedService> {
+export async function composeService(config: Config, logger: PinoLogger, options: ComposeOptions = {}): Promise<ComposedService> {
+  const { outbox: outboxTuning, ...extra } = options;
   const parties = await resolvePartyUrls(config, logger);
   const tracing = createTracing({
     onExportError: (reason) => logger.warn({ reason }, 'span export failed'),
@@ -209,7 +229,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     serviceVersion: packageJson.version,
   });
   const metrics = createMetrics();
-  const built = createDeps(config, parties.urls, logger, tracing.tracer, metrics);
+  const built = createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning);
   const guarded = composeChatGuards(config, traceScopedLogger(logger), metrics);
   if (config.callerKeys === undefined && config.environment !== 'local') {
     logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
@@ -231,20 +251,23 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
       redis: guarded.redis,
       events: { onCommandFailed: (err) => logger.warn({ reason: err.message }, 'rate limits kept per instance for 1 s: Redis command failed') },
     },
+    admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
   });
+  // What an earlier run left undelivered is delivered from now on.
+  built.outbox.start();
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       await app.close();
-      const pending = await built.deps.handoff.drain(config.shutdownGraceMs);
+      const inFlight = await built.outbox.stop(config.shutdownGraceMs);
       await built.close();
       await guarded.close();
-      logger.info({ pending_handoffs: pending }, 'service stopped');
-      // The local handoff receiver stays up until the drain is over.
+      logger.info({ handoffs_in_flight: inFlight }, 'service stopped');
+      // The local handoff receiver stays up until deliveries in flight are over.
       await parties.close();
       // Last, so the handoffs' spans go out too.
       await tracing.shutdown();
     })());
-  return { app, deps: built.deps, metrics, guards: guarded.guards, localUrls: parties.local, close };
+  return { app, deps: built.deps, metrics, guards: guarded.guards, outbox: built.outbox, localUrls: parties.local, close };
 }

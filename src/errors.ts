@@ -57,6 +57,14 @@ export function unavailableDetail(party: DownstreamParty): string {
 /** Parties whose failure fails the chat (503); the others degrade the reply instead. */
 export const CRITICAL_PARTIES: ReadonlySet<DownstreamParty> = new Set(['engine', 'graphql']);
 
+/** CONTRACTS 6.3: no outbox could take a handoff: 503 `handoff unavailable`, never a silent drop. */
+export class OutboxUnavailableError extends Error {
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`handoff outbox: ${reason}`, options);
+    this.name = 'OutboxUnavailableError';
+  }
+}
+
 /** A step failed with an unexpected error: keeps the step's name and the original cause. */
 export class StepError extends Error {
   readonly step: string;

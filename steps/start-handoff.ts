@@ -1,12 +1,17 @@
 import { need, type ChatContext } from '../src/pipeline/context.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 
-/** Rule 8: the agent handoff is started in the background; the reply never waits for it. */
-export function startHandoff(ctx: Readonly<ChatContext>, deps: Deps): void {
+/**
+ * Rule 8 and CONTRACTS 6.3: the handoff is written to the durable outbox before the reply goes
+ * out (the step waits for that write only: a SQLite insert or a Redis job add); delivery runs in
+ * the background. A chat without a handoff touches no outbox at all.
+ */
+export async function startHandoff(ctx: Readonly<ChatContext>, deps: Deps): Promise<void> {
   if (!ctx.agentHandoff) return;
   const reply = need(ctx, 'engineReply');
   const r = ctx.request;
-  deps.handoff.dispatch({
+  await deps.handoff.enqueue({
+    handoff_id: deps.newId(),
     conversation_id: r.conversation_id,
     propertyId: r.propertyId,
     orgId: r.orgId,

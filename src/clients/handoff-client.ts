@@ -1,72 +1,79 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { HandoffRequest } from '../../schemas/handoff.schema.ts';
-import type { Logger } from '../pipeline/ports.ts';
-import { postAccepted, type HttpParty } from './http-json.ts';
-
-export interface HandoffOptions {
-  /** Total delivery tries, including the first. */
-  readonly attempts?: number;
-  /** First retry delay; doubled for each further retry. */
-  readonly backoffMs?: number;
-  readonly logger: Logger;
-  /** Observers for metrics: a delivery given up, and the number pending changed. */
-  readonly onFailed?: () => void;
-  readonly onPendingChange?: (pending: number) => void;
-}
+import { ROOT_CONTEXT, SpanStatusCode, context, propagation } from '@opentelemetry/api';
+import type { Handoff } from '../../schemas/handoff.schema.ts';
+import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
+import { attemptTimer, clientSpan, setErrorType } from '../telemetry/client-span.ts';
+import { withTraceHeaders } from '../telemetry/outbound.ts';
+import { failureReason, is2xx } from './call-failure.ts';
+import { startCallTimer } from './call-timer.ts';
+import type { HttpParty } from './http-json.ts';
+import { partyAddress } from './party-pool.ts';
 
 /**
- * CONTRACTS 3.3: fire-and-forget delivery to `POST {HANDOFF_URL}/handoff`. The chat never waits:
- * `dispatch` returns at once; failures are retried with backoff a bounded number of times and logged.
+ * What one delivery attempt came to (CONTRACTS 6.3). `reason` is bounded and holds no input: a
+ * status (`status_503`), `timeout`, `unreachable` or `bad_reply`.
  */
-export function createHandoffDispatcher(target: HttpParty, options: HandoffOptions) {
-  const attempts = Math.max(1, options.attempts ?? 4);
-  const backoffMs = options.backoffMs ?? 250;
-  const inFlight = new Set<Promise<void>>();
-  const stopping = new AbortController();
+export type DeliveryOutcome =
+  | { readonly result: 'delivered' }
+  | { readonly result: 'retryable' | 'permanent'; readonly reason: string };
 
-  async function deliver(payload: HandoffRequest): Promise<void> {
-    // Log lines carry ids only: the payload holds the visitor's message and contact details.
-    const ids = { trace_id: payload.trace_id, conversation_id: payload.conversation_id };
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+/** The W3C trace headers of the active context, kept with a handoff so its delivery joins the chat's trace. */
+export function captureTraceHeaders(): Record<string, string> {
+  return withTraceHeaders({});
+}
+
+/** A connection error, timeout, 408, 429 or 5xx may pass; any other answer will not change by itself. */
+const isRetryableStatus = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+
+/**
+ * One attempt at `POST {HANDOFF_URL}/handoff` with `Idempotency-Key: <handoff_id>` (the same on
+ * every attempt, so the receiver records a re-delivery once). Never throws: the outbox decides
+ * what to do with the outcome. The CLIENT span is a child of the chat's span (from `traceHeaders`),
+ * even when the attempt runs long after the reply, or in another process.
+ */
+export async function deliverHandoff(
+  target: HttpParty,
+  handoff: Handoff,
+  traceHeaders: Readonly<Record<string, string>> = {},
+): Promise<DeliveryOutcome> {
+  const parent = propagation.extract(ROOT_CONTEXT, traceHeaders);
+  const call = { party: target.party, method: 'POST', baseUrl: target.baseUrl, path: '/handoff' };
+  return context.with(parent, () =>
+    clientSpan(target.telemetry, call, async (span): Promise<DeliveryOutcome> => {
+      const done = attemptTimer(target.telemetry, target.party);
+      const failed = (reason: string): string => {
+        setErrorType(span, reason);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+        done(reason);
+        return reason;
+      };
+      let status: number | undefined;
+      const address = partyAddress(target.baseUrl);
+      const timer = startCallTimer({ ms: target.timeoutMs, byDeadline: false });
       try {
-        await postAccepted(target, '/handoff', payload);
-        options.logger.info({ ...ids, attempt }, 'handoff delivered');
-        return;
+        const res = await target.dispatcher.request({
+          origin: address.origin,
+          path: `${address.basePath}/handoff`,
+          method: 'POST',
+          headers: withTraceHeaders({ 'content-type': 'application/json', 'idempotency-key': handoff.handoff_id }),
+          body: JSON.stringify(handoff),
+          signal: timer.signal,
+        });
+        status = res.statusCode;
+        span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+        // The status is the answer: a body cut off after it changes nothing.
+        await res.body.dump().catch(() => undefined);
+        if (is2xx(status)) {
+          done(undefined);
+          return { result: 'delivered' };
+        }
+        const reason = failed(`status_${status}`);
+        return { result: isRetryableStatus(status) ? 'retryable' : 'permanent', reason };
       } catch (err) {
-        const reason = (err as Error).message;
-        if (attempt === attempts) {
-          options.onFailed?.();
-          options.logger.error({ ...ids, attempt, reason }, 'handoff failed, giving up');
-          return;
-        }
-        options.logger.warn({ ...ids, attempt, reason }, 'handoff failed, will retry');
-        try {
-          await sleep(backoffMs * 2 ** (attempt - 1), undefined, { signal: stopping.signal });
-        } catch {
-          // Shutting down: one last immediate try instead of waiting out the backoff.
-        }
+        // Unreachable, or timed out before an answer: the receiver may not have it yet.
+        return { result: 'retryable', reason: failed(failureReason(err, status, is2xx)) };
+      } finally {
+        timer.clear();
       }
-    }
-  }
-
-  return {
-    dispatch(payload: HandoffRequest): void {
-      const delivery = deliver(payload).finally(() => {
-        inFlight.delete(delivery);
-        options.onPendingChange?.(inFlight.size);
-      });
-      inFlight.add(delivery);
-      options.onPendingChange?.(inFlight.size);
-    },
-    get pending(): number {
-      return inFlight.size;
-    },
-    async drain(timeoutMs: number): Promise<number> {
-      stopping.abort();
-      if (inFlight.size === 0) return 0;
-      await Promise.race([Promise.allSettled([...inFlight]), sleep(timeoutMs, undefined, { ref: false })]);
-      if (inFlight.size > 0) options.logger.error({ pending: inFlight.size }, 'handoffs still pending at shutdown');
-      return inFlight.size;
-    },
-  };
+    }),
+  );
 }

@@ -71,4 +71,12 @@ export interface Config {
   readonly rateLimitOrgPerMin: number;
   /** CONTRACTS 6.7: chats are shed while the event loop's delay is over this many ms; 0 = off. */
   readonly overloadMaxEventLoopDelayMs: number;
+  /** DATA_DIR: the service's own durable files (the local handoff outbox, CONTRACTS 6.3). */
+  readonly dataDir: string;
+  /** HANDOFF_MAX_AGE_S: a handoff is retried until this many seconds after it was written. */
+  readonly handoffMaxAgeSeconds: number;
+  /** HANDOFF_LOCK_MS: how long a delivering instance holds a handoff; a dead one's is taken over after it. */
+  readonly handoffLockMs: number;
+  /** ADMIN_API_KEY: bearer key of the /admin routes, which are not served when unset. Never logged. */
+  readonly adminApiKey: string | undefined;
 }

@@ -65,6 +65,16 @@ function resolveUrls(env: Env, file: ConfigFile | undefined, local: boolean, pro
   return urls;
 }
 
+/** CONTRACTS 6.4: the bearer key of the /admin routes. */
+function adminApiKey(env: Env): string | undefined {
+  const key = envOptionalString(env, 'ADMIN_API_KEY');
+  // The key is never echoed: only what is wrong with it.
+  if (key !== undefined && !/^[\x21-\x7e]{16,}$/.test(key)) {
+    throw new ConfigError('ADMIN_API_KEY', 'must be at least 16 printable ASCII characters without spaces');
+  }
+  return key;
+}
+
 function phoneRegion(env: Env): string {
   const region = envString(env, 'DEFAULT_PHONE_REGION', 'US').toUpperCase();
   if (!isSupportedCountry(region)) throw new ConfigError('DEFAULT_PHONE_REGION', `must be an ISO 3166 region code such as US, got "${region}"`);
@@ -142,6 +152,10 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     rateLimitSessionPerMin: check(() => envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000)),
     rateLimitOrgPerMin: check(() => envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000)),
     overloadMaxEventLoopDelayMs: check(() => envInteger(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1_000, 0, 600_000)),
+    dataDir: resolve(envString(env, 'DATA_DIR', './data')),
+    handoffMaxAgeSeconds: check(() => envInteger(env, 'HANDOFF_MAX_AGE_S', 86_400, 1, 30 * 86_400)),
+    handoffLockMs: check(() => envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000)),
+    adminApiKey: check(() => adminApiKey(env)),
   };
   problems.done();
   return config;

@@ -1,6 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../../schemas/chat-request.schema.ts';
-import { CRITICAL_PARTIES, DownstreamError, RequestValidationError, rootCause, unavailableDetail, type DownstreamParty } from '../errors.ts';
+import { CRITICAL_PARTIES, DownstreamError, OutboxUnavailableError, RequestValidationError, rootCause, unavailableDetail, type DownstreamParty } from '../errors.ts';
 import { MalformedJsonError } from './json-body.ts';
 import { validationMessage, type SchemaError } from './validation-message.ts';
 
@@ -39,6 +39,7 @@ export function errorReply(raw: unknown, traceId: string): ErrorReply {
   if (err instanceof DownstreamError) {
     return CRITICAL_PARTIES.has(err.party) ? unavailable(err.party) : withTrace(500, 'Internal server error', traceId, true);
   }
+  if (err instanceof OutboxUnavailableError) return text(503, unavailableDetail('handoff'));
   const fe = err as Partial<FastifyError> & Error;
   if (fe.validation) return withTrace(400, validationMessage(fe.validation[0] as SchemaError | undefined), traceId);
   // Fastify's own body errors (too large, not JSON) carry their status.

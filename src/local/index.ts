@@ -5,6 +5,7 @@ import { buildEngineApp } from './engine/engine-server.ts';
 import { createFaqRetriever } from './engine/faq-retriever.ts';
 import { loadLabelledExamples, trainIntentClassifier } from './engine/intent-classifier.ts';
 import { GRAPHQL_PATH, buildGraphqlApp } from './graphql/graphql-server.ts';
+import { createDeliveryKeys } from './handoff/delivery-keys.ts';
 import { buildHandoffApp } from './handoff/handoff-server.ts';
 import { loadKnowledge, type Knowledge } from './knowledge/load-knowledge.ts';
 import { listenOnLoopback } from './party-app.ts';
@@ -69,10 +70,8 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     let knowledge: Knowledge | undefined;
     const getKnowledge = () => (knowledge ??= loadKnowledge());
     let store: ConversationStore | undefined;
-    const getStore = () => {
-      db ??= openDatabase(opts.dataDir);
-      return (store ??= createConversationStore(db));
-    };
+    const getDb = () => (db ??= openDatabase(opts.dataDir));
+    const getStore = () => (store ??= createConversationStore(getDb()));
 
     if (wants('engine')) {
       const started = performance.now();
@@ -87,7 +86,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await serve('engine', buildEngineApp({ classifier, knowledge: getKnowledge(), retriever }));
     }
     if (wants('graphql')) await serve('graphql', buildGraphqlApp(getStore()), GRAPHQL_PATH);
-    if (wants('handoff')) await serve('handoff', buildHandoffApp(getStore()));
+    if (wants('handoff')) await serve('handoff', buildHandoffApp(getStore(), createDeliveryKeys(getDb())));
     if (wants('propertyApi')) await serve('propertyApi', buildPropertyApiApp(getKnowledge()));
     if (wants('translate')) {
       const translate = createTranslator(buildPhraseTable(getKnowledge()));

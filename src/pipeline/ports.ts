@@ -5,7 +5,7 @@ import type {
   ServiceMessage,
   UpdateServiceConversationInput,
 } from '../../schemas/graphql.schema.ts';
-import type { HandoffRequest } from '../../schemas/handoff.schema.ts';
+import type { Handoff } from '../../schemas/handoff.schema.ts';
 import type { FloorPlan, TimeSlot, Unit } from '../../schemas/property-api.schema.ts';
 import type { SessionCache } from '../cache/session-cache.ts';
 
@@ -28,13 +28,13 @@ export interface ConversationStore {
   updateConversation(input: UpdateServiceConversationInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceConversation>;
 }
 
-export interface HandoffDispatcher {
-  /** Starts delivery and returns at once; retries and failures are handled in the background. */
-  dispatch(payload: HandoffRequest): void;
-  /** Handoffs started and not yet delivered or given up. */
-  readonly pending: number;
-  /** Waits for handoffs in flight, at most `timeoutMs`; resolves with how many were still pending. */
-  drain(timeoutMs: number): Promise<number>;
+/** CONTRACTS 6.3: the durable handoff outbox (src/outbox/), as the startHandoff step sees it. */
+export interface HandoffOutbox {
+  /**
+   * Resolves once the handoff is durably written (delivery follows in the background, never
+   * delaying the reply); rejects with OutboxUnavailableError when no outbox can take it.
+   */
+  enqueue(handoff: Handoff): Promise<void>;
 }
 
 export interface Translator {
@@ -73,7 +73,7 @@ export interface Settings {
 export interface Deps {
   readonly engine: EngineClient;
   readonly store: ConversationStore;
-  readonly handoff: HandoffDispatcher;
+  readonly handoff: HandoffOutbox;
   readonly translator: Translator;
   readonly propertyApi: PropertyApi;
   /** Session history and reusable replies (in-process or Redis); never throws. */

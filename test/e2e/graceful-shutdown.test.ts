@@ -28,7 +28,7 @@ beforeAll(async () => {
     cwd: resolve(import.meta.dirname, '../..'),
     env: {
       ...process.env,
-      ENVIRONMENT: 'qa', PORT: String(port), HOST: '127.0.0.1', LOCAL_DATA_DIR: dataDir,
+      ENVIRONMENT: 'qa', PORT: String(port), HOST: '127.0.0.1', LOCAL_DATA_DIR: dataDir, DATA_DIR: dataDir,
       ENGINE_URL: stubs.engine.url, GRAPHQL_URL: `${stubs.graphql.url}/graphql`, HANDOFF_URL: stubs.handoff.url,
       TRANSLATE_URL: stubs.translate.url, PROPERTY_API_URL: stubs.propertyApi.url,
       GRAPHQL_AUTHORIZATION: 'Bearer x', GRAPHQL_API_KEY: 'k', LOG_LEVEL: 'info',

@@ -48,7 +48,7 @@ async function conversation(id: string) {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chat-adapter-e2e-'));
-  const config = loadConfig({ ENVIRONMENT: 'local', PORT: '0', HOST: '127.0.0.1', LOCAL_DATA_DIR: dataDir, LOCAL_STACK_BASE_PORT: '0' });
+  const config = loadConfig({ ENVIRONMENT: 'local', PORT: '0', HOST: '127.0.0.1', LOCAL_DATA_DIR: dataDir, DATA_DIR: dataDir, LOCAL_STACK_BASE_PORT: '0' });
   service = await composeService(config, pino({ level: 'silent' }));
   serviceUrl = await service.app.listen({ port: 0, host: '127.0.0.1' });
   graphqlUrl = service.localUrls.graphql ?? '';

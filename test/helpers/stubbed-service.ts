@@ -1,12 +1,16 @@
 import { afterAll, beforeAll } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { composeService, type ExtraTracingOptions } from '../../src/compose.ts';
+import { composeService, type ComposeOptions } from '../../src/compose.ts';
 import type { Config } from '../../src/config/config.schema.ts';
 import type { ChatGuards } from '../../src/http/routes.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Deps } from '../../src/pipeline/ports.ts';
 import { createLogger } from '../../src/telemetry/logger.ts';
+import type { Outbox } from '../../src/outbox/outbox.ts';
 import type { Metrics } from '../../src/telemetry/metrics.ts';
 import { engineReply } from './fixtures.ts';
 import { sendJson, startStub, type RecordedRequest, type StubServer } from './stub-server.ts';
@@ -75,16 +79,26 @@ export interface StubbedService {
   readonly metrics: Metrics;
   /** Its idempotency store and session turns. */
   readonly guards: ChatGuards;
+  /** The durable handoff outbox (its SQLite file is in a fresh DATA_DIR unless one is given). */
+  readonly outbox: Outbox;
   close(): Promise<void>;
 }
 
-/** Extra tracing settings, e.g. `spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())]`. */
-export type StubbedServiceOptions = ExtraTracingOptions;
+/**
+ * Extra tracing settings, e.g. `spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())]`,
+ * and outbox timings (by default retries 20..200 ms apart and a 50 ms poll, so tests stay fast).
+ */
+export type StubbedServiceOptions = ComposeOptions;
+
+const FAST_OUTBOX = { backoff: { baseMs: 20, capMs: 200 }, pollIntervalMs: 50 } as const;
 
 /** The real service (real clients, real sockets) against loopback stubs; tests use `app.inject`. */
 export async function startStubbedService(env: Record<string, string> = {}, options: StubbedServiceOptions = {}): Promise<StubbedService> {
   const stubs = await startStubs();
+  // Each service has its own outbox file: another test file's worker must never deliver its handoffs.
+  const dataDir = env['DATA_DIR'] === undefined ? mkdtempSync(join(tmpdir(), 'chat-adapter-outbox-')) : undefined;
   const config = loadConfig({
+    ...(dataDir === undefined ? {} : { DATA_DIR: dataDir }),
     ENVIRONMENT: 'qa',
     ENGINE_URL: stubs.engine.url,
     GRAPHQL_URL: `${stubs.graphql.url}/graphql`,
@@ -107,7 +121,7 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const service = await composeService(config, logger, options);
+  const service = await composeService(config, logger, { ...options, outbox: { ...FAST_OUTBOX, ...options.outbox } });
   const { app, metrics } = service;
   await app.ready();
   return {
@@ -118,9 +132,11 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     logs,
     metrics,
     guards: service.guards,
+    outbox: service.outbox,
     async close() {
       await service.close();
       await Promise.all(Object.values(stubs).map((s: StubServer) => s.close()));
+      if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,3 +1,4 @@
+import { waitFor } from '../telemetry/traced-service.ts';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ describe('a retried chat with the same Idempotency-Key', () => {
     const first = await chat(payload, key);
     expect(first.statusCode).toBe(200);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    await harness.svc.deps.handoff.drain(2000);
+    await waitFor(() => (harness.svc.stubs.handoff.requests.length > handoffsBefore ? true : undefined), 5_000, 'the handoff delivery');
     expect(harness.svc.stubs.handoff.requests.length).toBe(handoffsBefore + 1);
     const graphqlAfterFirst = harness.svc.stubs.graphql.requests.length;
     expect(graphqlAfterFirst).toBeGreaterThan(graphqlBefore);

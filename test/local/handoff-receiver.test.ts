@@ -29,6 +29,20 @@ describe('local handoff receiver', () => {
     expect(read.body.data.conversation.handoffs).toHaveLength(1);
   });
 
+  it('records a re-delivery with the same Idempotency-Key once (CONTRACTS 6.3), and two handoffs with two keys twice', async () => {
+    const target = `${url(stack, 'handoff')}/handoff`;
+    const key = 'b1946ac9-2f0e-4c4e-9d51-0a4f1e6f3c11';
+    const first = await postJson(target, handoffBody('3000000000000000004'), { 'idempotency-key': key });
+    // The same key with another trace id (e.g. a re-delivery after a restart): still the same handoff.
+    const again = await postJson(target, handoffBody('3000000000000000004', { trace_id: '5bf92f3577b34da6a3ce929d0e0e4736' }), { 'idempotency-key': key });
+    expect(first.body).toMatchObject({ duplicate: false });
+    expect(again).toMatchObject({ status: 202, body: { duplicate: true, id: first.body.id } });
+    const other = await postJson(target, handoffBody('3000000000000000004', { trace_id: '6bf92f3577b34da6a3ce929d0e0e4736' }), { 'idempotency-key': 'another-key' });
+    expect(other.body).toMatchObject({ duplicate: false });
+    const read = await graphql(stack, READ_CONVERSATION, { id: '3000000000000000004' });
+    expect(read.body.data.conversation.handoffs).toHaveLength(2);
+  });
+
   it('refuses a body that is not a CONTRACTS 3.3 handoff (400) and records nothing', async () => {
     const target = `${url(stack, 'handoff')}/handoff`;
     const { contact: _omitted, ...withoutContact } = handoffBody('3000000000000000003');

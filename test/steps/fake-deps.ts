@@ -4,7 +4,7 @@ import type {
   ServiceMessage,
   UpdateServiceConversationInput,
 } from '../../schemas/graphql.schema.ts';
-import type { HandoffRequest } from '../../schemas/handoff.schema.ts';
+import type { Handoff } from '../../schemas/handoff.schema.ts';
 import { createMemoryCache } from '../../src/cache/memory-cache.ts';
 import type { SessionCache } from '../../src/cache/session-cache.ts';
 import type { Deps, PropertyApi } from '../../src/pipeline/ports.ts';
@@ -20,7 +20,7 @@ export interface Calls {
   readonly engine: EngineRequest[];
   readonly createMessage: { input: CreateServiceMessageInput; callerApiKey: string; stored: ServiceMessage }[];
   readonly updateConversation: { input: UpdateServiceConversationInput; callerApiKey: string }[];
-  readonly dispatch: HandoffRequest[];
+  readonly enqueued: Handoff[];
   readonly translate: { text: string; source: string; target: string }[];
   readonly logs: { level: LogLevel; obj: object; msg: string }[];
 }
@@ -35,6 +35,8 @@ export interface FakeOptions {
   propertyApi?: Partial<PropertyApi>;
   /** A session cache; by default a real in-process cache on the fake clock. */
   cache?: SessionCache;
+  /** An Error: the handoff outbox cannot be written (enqueue rejects with it). */
+  outbox?: Error;
 }
 
 /** Translation a test can recognise without a real service. */
@@ -42,7 +44,7 @@ export const fakeTranslation = (text: string, target: string): string => `[${tar
 
 /** Deps whose every port records its calls; nothing leaves the process and nothing is printed. */
 export function fakeDeps(options: FakeOptions = {}): { deps: Deps; calls: Calls } {
-  const calls: Calls = { engine: [], createMessage: [], updateConversation: [], dispatch: [], translate: [], logs: [] };
+  const calls: Calls = { engine: [], createMessage: [], updateConversation: [], enqueued: [], translate: [], logs: [] };
   const log = (level: LogLevel) => (obj: object, msg: string) => {
     calls.logs.push({ level, obj, msg });
   };
@@ -83,11 +85,10 @@ export function fakeDeps(options: FakeOptions = {}): { deps: Deps; calls: Calls 
       },
     },
     handoff: {
-      dispatch(payload) {
-        calls.dispatch.push(payload);
+      async enqueue(handoff) {
+        if (options.outbox instanceof Error) throw options.outbox;
+        calls.enqueued.push(handoff);
       },
-      pending: 0,
-      drain: async () => 0,
     },
     translator: {
       async translate(text, source, target) {

@@ -1,19 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../schemas/handoff.schema.ts';
+import { OutboxUnavailableError } from '../../src/errors.ts';
 import { startHandoff } from '../../steps/start-handoff.ts';
 import { engineReply } from '../helpers/fixtures.ts';
-import { fakeDeps } from './fake-deps.ts';
+import { FIXED_ID, fakeDeps } from './fake-deps.ts';
 import { TRACE_ID, answeredContext, validRequest } from './step-context.ts';
 
-function start(contact: Contact | null, requested: boolean) {
-  const { deps, calls } = fakeDeps();
-  const ctx = answeredContext(validRequest({ message: '  The kitchen is flooding!  ' }), {
+function context(contact: Contact | null, requested: boolean) {
+  return answeredContext(validRequest({ message: '  The kitchen is flooding!  ' }), {
     engineReply: engineReply({ intent: 'maintenance', sub_intent: 'emergency_maintenance' }),
     contact,
     agentHandoff: requested ? { requested: true, reason: 'emergency_maintenance' } : null,
   });
-  const result = startHandoff(ctx, deps);
-  return { result, dispatched: calls.dispatch };
+}
+
+async function start(contact: Contact | null, requested: boolean) {
+  const { deps, calls } = fakeDeps();
+  const result = await startHandoff(context(contact, requested), deps);
+  return { result, enqueued: calls.enqueued };
 }
 
 const IDS = {
@@ -23,12 +27,14 @@ const IDS = {
   session_id: 'd41d8cd98f00b204e9800998ecf8427e',
 };
 
-describe('startHandoff (rule 8, CONTRACTS 3.3)', () => {
-  it('dispatches the handoff payload with the contact found', () => {
+describe('startHandoff (rule 8, CONTRACTS 3.3 and 6.3)', () => {
+  it('writes the handoff, with a fresh handoff_id and the contact found, to the outbox', async () => {
     const contact = { name: 'Maria Lopez', phone: '+14155552671', email: null };
-    const { dispatched } = start(contact, true);
-    expect(dispatched).toEqual([
+    const { enqueued, result } = await start(contact, true);
+    expect(result).toBeUndefined();
+    expect(enqueued).toEqual([
       {
+        handoff_id: FIXED_ID,
         ...IDS,
         intent: 'maintenance',
         sub_intent: 'emergency_maintenance',
@@ -39,16 +45,20 @@ describe('startHandoff (rule 8, CONTRACTS 3.3)', () => {
     ]);
   });
 
-  it('sends a contact of nulls when none was found', () => {
-    const { dispatched } = start(null, true);
-    expect(dispatched[0]?.contact).toEqual({ name: null, phone: null, email: null });
+  it('sends a contact of nulls when none was found', async () => {
+    const { enqueued } = await start(null, true);
+    expect(enqueued[0]?.contact).toEqual({ name: null, phone: null, email: null });
   });
 
-  it('does not wait: nothing is returned for the pipeline to await', () => {
-    expect(start(null, true).result).toBeUndefined();
+  it('fails the chat when no outbox can take the handoff: an escalation is never dropped silently', async () => {
+    const { deps, calls } = fakeDeps({ outbox: new OutboxUnavailableError('disk full') });
+    await expect(startHandoff(context(null, true), deps)).rejects.toBeInstanceOf(OutboxUnavailableError);
+    expect(calls.enqueued).toEqual([]);
   });
 
-  it('dispatches nothing when no handoff was decided', () => {
-    expect(start({ name: 'Maria Lopez', phone: null, email: null }, false).dispatched).toHaveLength(0);
+  it('touches no outbox when no handoff was decided, even one that is down', async () => {
+    const { deps, calls } = fakeDeps({ outbox: new OutboxUnavailableError('down') });
+    await expect(startHandoff(context({ name: 'Maria Lopez', phone: null, email: null }, false), deps)).resolves.toBeUndefined();
+    expect(calls.enqueued).toHaveLength(0);
   });
 });

@@ -30,7 +30,8 @@ const contactReply = (sub_intent: string) => (_req: unknown, res: Parameters<typ
 
 /** Every kind of chat the service handles, good and bad, at LOG_LEVEL=trace; then the logs are read. */
 beforeAll(async () => {
-  svc = await startStubbedService({ LOG_LEVEL: 'trace' });
+  // A handoff is retried for 300 ms, then dead-lettered.
+  svc = await startStubbedService({ LOG_LEVEL: 'trace', HANDOFF_MAX_AGE_S: '1' }, { outbox: { backoff: { baseMs: 50, capMs: 200 } } });
   const { engine, graphql, translate, handoff } = svc.stubs;
 
   expect((await send(chatRequest({ message: PLAIN_MESSAGE }))).statusCode).toBe(200);
@@ -61,17 +62,17 @@ beforeAll(async () => {
 
   // 500: a defect whose error message quotes the visitor's message and contact.
   engine.handle(contactReply('agent_hand_off'));
-  const dispatch = svc.deps.handoff.dispatch;
-  svc.deps.handoff.dispatch = (payload) => {
-    throw new TypeError(`cannot dispatch ${payload.message} ${JSON.stringify(payload.contact)}`);
+  const enqueue = svc.deps.handoff.enqueue;
+  svc.deps.handoff.enqueue = async (payload) => {
+    throw new TypeError(`cannot enqueue ${payload.message} ${JSON.stringify(payload.contact)}`);
   };
   try {
     expect((await send(chatRequest({ message: CONTACT_MESSAGE }), { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })).statusCode).toBe(500);
   } finally {
-    svc.deps.handoff.dispatch = dispatch;
+    svc.deps.handoff.enqueue = enqueue;
   }
 
-  await waitFor(() => (svc.logs.some((l) => l.includes('handoff failed, giving up')) ? true : undefined), 5_000, 'the handoff to be given up');
+  await waitFor(() => (svc.logs.some((l) => l.includes('handoff dead-lettered')) ? true : undefined), 5_000, 'the handoff to be dead-lettered');
   await svc.close();
 }, 20_000);
 
@@ -114,8 +115,9 @@ describe('logs at LOG_LEVEL=trace', () => {
       const raw = svc.logs.join('').split('\n').find((l) => l.includes(`"msg":"${line.msg}"`) && l.includes(line.trace_id!))!;
       expect(raw.match(/"trace_id"/g)).toHaveLength(1);
     }
-    const handoffLines = all.filter((l) => /^handoff failed/.test(l.msg));
-    expect(handoffLines.length).toBe(4);
+    const handoffLines = all.filter((l) => /^handoff (queued|delivery failed|dead-lettered)/.test(l.msg));
+    expect(handoffLines.filter((l) => l.msg === 'handoff dead-lettered')).toHaveLength(1);
+    expect(handoffLines.filter((l) => l.msg.startsWith('handoff delivery failed')).length).toBeGreaterThanOrEqual(1);
     const translation = all.filter((l) => /^translation failed/.test(l.msg));
     expect(translation).toHaveLength(1);
     expect(new Set(handoffLines.map((l) => l.trace_id))).toEqual(new Set([translation[0]!.trace_id]));

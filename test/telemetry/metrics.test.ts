@@ -62,25 +62,35 @@ describe('GET /metrics', () => {
     expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="503"}')).toBe(1);
   });
 
-  it('shows handoffs pending while one is in flight, and counts one given up', async () => {
+  it('shows the outbox depth while a handoff is delivered, attempts by outcome, and a dead letter', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
     svc.stubs.handoff.handle(async (_req, res) => {
+      if (++calls > 1) return sendJson(res, 400, { error: 'bad handoff' });
       await held;
       sendJson(res, 503, { error: 'busy' });
     });
     svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply({ sub_intent: 'emergency_maintenance' })));
     try {
+      expect(sample(await scrape(), 'chat_adapter_handoff_dead_letters_total{store="local"}')).toBe(0);
       expect((await chat()).statusCode).toBe(200);
-      expect(sample(await scrape(), 'chat_adapter_handoffs_pending')).toBe(1);
-      expect(sample(await scrape(), 'chat_adapter_handoffs_failed_total')).toBe(0);
+      await waitFor(() => (calls === 1 ? true : undefined), 5_000, 'the delivery to start');
+      let text = await scrape();
+      expect(sample(text, 'chat_adapter_handoffs_enqueued_total{store="local"}')).toBe(1);
+      expect(sample(text, 'chat_adapter_handoff_outbox_depth{store="local",state="delivering"}')).toBe(1);
+      expect(sample(text, 'chat_adapter_handoff_oldest_undelivered_age_seconds{store="local"}')).toBeGreaterThan(0);
       release();
-      // Four tries with backoff (250, 500, 1000 ms), then it is given up.
-      await waitFor(() => (svc.deps.handoff.pending === 0 ? true : undefined), 5_000, 'the handoff to be given up');
-      const text = await scrape();
-      expect(sample(text, 'chat_adapter_handoffs_pending')).toBe(0);
-      expect(sample(text, 'chat_adapter_handoffs_failed_total')).toBe(1);
-      expect(sample(text, 'chat_adapter_downstream_errors_total{party="handoff",reason="status_503"}')).toBe(4);
+      // A 503 is retried (backoff 20..200 ms in tests); the 400 that follows is dead-lettered.
+      await waitFor(() => (svc.logs.some((l) => l.includes('handoff dead-lettered')) ? true : undefined), 5_000, 'the dead letter');
+      text = await scrape();
+      expect(sample(text, 'chat_adapter_handoff_delivery_attempts_total{store="local",outcome="retryable"}')).toBe(1);
+      expect(sample(text, 'chat_adapter_handoff_delivery_attempts_total{store="local",outcome="permanent"}')).toBe(1);
+      expect(sample(text, 'chat_adapter_handoff_dead_letters_total{store="local"}')).toBe(1);
+      expect(sample(text, 'chat_adapter_handoff_outbox_depth{store="local",state="dead"}')).toBe(1);
+      expect(sample(text, 'chat_adapter_handoff_outbox_depth{store="local",state="delivering"}')).toBe(0);
+      expect(sample(text, 'chat_adapter_handoff_oldest_undelivered_age_seconds{store="local"}')).toBe(0);
+      expect(sample(text, 'chat_adapter_downstream_errors_total{party="handoff",reason="status_503"}')).toBe(1);
     } finally {
       svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
     }

@@ -165,3 +165,31 @@ describe('loadConfig: idempotent requests (CONTRACTS 6.2)', () => {
     expect(failure(env).problems.map((p) => p.variable)).toEqual([variable]);
   });
 });
+
+describe('loadConfig: the handoff outbox (CONTRACTS 6.3, 6.4)', () => {
+  it('defaults to ./data, a day of retries, 30 s locks and no admin routes', () => {
+    const config = load({});
+    expect(config.dataDir).toBe(resolve('./data'));
+    expect(config.handoffMaxAgeSeconds).toBe(86_400);
+    expect(config.handoffLockMs).toBe(30_000);
+    expect(config.adminApiKey).toBeUndefined();
+  });
+
+  it('reads each override', () => {
+    const config = load({ DATA_DIR: '/var/lib/chat-adapter', HANDOFF_MAX_AGE_S: '3600', HANDOFF_LOCK_MS: '5000', ADMIN_API_KEY: 'a-long-enough-admin-key' });
+    expect(config).toMatchObject({ dataDir: '/var/lib/chat-adapter', handoffMaxAgeSeconds: 3600, handoffLockMs: 5000, adminApiKey: 'a-long-enough-admin-key' });
+  });
+
+  it.each<[string, Env]>([
+    ['HANDOFF_MAX_AGE_S', { HANDOFF_MAX_AGE_S: '0' }],
+    ['HANDOFF_MAX_AGE_S', { HANDOFF_MAX_AGE_S: 'a day' }],
+    ['HANDOFF_LOCK_MS', { HANDOFF_LOCK_MS: '10' }],
+    ['ADMIN_API_KEY', { ADMIN_API_KEY: 'short-Key-42' }],
+    ['ADMIN_API_KEY', { ADMIN_API_KEY: 'sixteen chars or more but Blanks-42' }],
+  ])('%s (%j) stops start-up, without echoing a key', (variable, env) => {
+    const err = failure(env);
+    expect(err.problems.map((p) => p.variable)).toEqual([variable]);
+    expect(err.message).not.toContain('short-Key-42');
+    expect(err.message).not.toContain('Blanks-42');
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * The shared outbox: one BullMQ job per handoff in Redis (jobId = handoff_id), so any instance
+ * may deliver it, one at a time. BullMQ brings what a hand-made queue would get wrong: retries on
+ * our backoff (delivery-policy.ts), its failed set as the dead letter, and stalled-job recovery
+ * (a job whose instance died is taken over after its lock lapses).
+ * Redis needs `maxmemory-policy noeviction` and persistence (README, deployment).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Handoff } from '../../schemas/handoff.schema.ts';
+import { captureTraceHeaders } from '../clients/handoff-client.ts';
+import { OutboxUnavailableError } from '../errors.ts';
+import type { Logger } from '../pipeline/ports.ts';
+import { connectRedis } from '../shared-state/redis-connection.ts';
+import { listJobs, oldestCreatedAt, type HandoffJobData } from './bullmq-jobs.ts';
+import { BULLMQ_ATTEMPTS, BULLMQ_PREFIX, CLOSE_WAIT_MS, startHandoffWorker, type HandoffWorker } from './bullmq-worker.ts';
+import type { RetryPolicy } from './delivery-policy.ts';
+import { deliveryReport } from './delivery-report.ts';
+import { safeReason, silentOutboxEvents, type Deliver, type Outbox, type OutboxEvents } from './outbox.ts';
+
+export interface BullmqOutboxOptions {
+  readonly redisUrl: string;
+  readonly deliver: Deliver;
+  readonly policy: RetryPolicy;
+  readonly logger: Logger;
+  readonly events?: OutboxEvents;
+  /** Deliveries at once per instance (default 8). */
+  readonly concurrency?: number;
+  /** How long a delivering instance holds a job (renewed while it lives); default 30 s. */
+  readonly lockMs?: number;
+  /** Default `handoffs` (under the key prefix `chat-adapter`); tests use their own. */
+  readonly queueName?: string;
+  /** A write that takes longer fails over to the local outbox (default 500 ms). */
+  readonly commandTimeoutMs?: number;
+  readonly now?: () => number;
+}
+
+const BACKOFF_TYPE = 'handoff-full-jitter';
+
+export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
+  const { deliver, policy, logger } = options;
+  const now = options.now ?? Date.now;
+  const queueName = options.queueName ?? 'handoffs';
+  const lockMs = options.lockMs ?? 30_000;
+  const report = deliveryReport('shared', logger, options.events ?? silentOutboxEvents);
+  let errorLoggedAt = 0;
+  const logError = (what: string) => (err: Error) => {
+    // BullMQ reports every failed reconnect; one line a minute says enough.
+    if (now() - errorLoggedAt < 60_000) return;
+    errorLoggedAt = now();
+    logger.warn({ store: 'shared', reason: safeReason(err) }, `shared handoff outbox: ${what} error`);
+  };
+
+  // The producer fails fast (no offline queue, short command timeout): a chat never waits on Redis.
+  const producer = connectRedis(options.redisUrl, {
+    commandTimeoutMs: options.commandTimeoutMs ?? 500,
+    onOutage: (err) => logger.warn({ store: 'shared', reason: safeReason(err) }, 'shared handoff outbox: Redis unreachable; handoffs go to the local outbox'),
+  });
+  const jobOptions = (handoffId: string): JobsOptions => ({
+    jobId: handoffId,
+    attempts: BULLMQ_ATTEMPTS,
+    backoff: { type: BACKOFF_TYPE },
+    removeOnComplete: true,
+    removeOnFail: false,
+    stackTraceLimit: 0,
+  });
+  let queue: Promise<Queue<HandoffJobData>> | undefined;
+  const getQueue = (): Promise<Queue<HandoffJobData>> =>
+    (queue ??= (async () => {
+      const q = new Queue<HandoffJobData>(queueName, { connection: producer, prefix: BULLMQ_PREFIX });
+      q.on('error', logError('queue'));
+      try {
+        await q.waitUntilReady();
+        return q;
+      } catch (err) {
+        queue = undefined;
+        await q.close().catch(() => undefined);
+        throw err;
+      }
+    })());
+  const whenConnected = async (): Promise<Queue<HandoffJobData>> => {
+    if (producer.status !== 'ready') throw new OutboxUnavailableError(`shared outbox: Redis ${producer.status}`);
+    return getQueue();
+  };
+
+  let worker: HandoffWorker | undefined;
+
+  return {
+    name: 'shared',
+    async enqueue(handoff: Handoff) {
+      try {
+        const q = await whenConnected();
+        const at = now();
+        await q.add('handoff', { handoff, trace: captureTraceHeaders(), createdAt: at, queuedAt: at }, jobOptions(handoff.handoff_id));
+      } catch (err) {
+        throw err instanceof OutboxUnavailableError ? err : new OutboxUnavailableError(`shared outbox write failed (${safeReason(err)})`, { cause: err });
+      }
+      report.queued(handoff);
+    },
+    list: async (status, limit = 100) => listJobs(await whenConnected(), status, limit),
+    async retry(handoffId) {
+      const job = await (await whenConnected()).getJob(handoffId);
+      if (job === undefined) return 'not_found';
+      if ((await job.getState()) !== 'failed') return 'not_dead';
+      await job.updateData({ ...job.data, queuedAt: now() });
+      try {
+        await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      } catch {
+        // Someone else re-queued it first.
+        return 'not_dead';
+      }
+      logger.info({ handoff_id: handoffId, store: 'shared' }, 'handoff re-queued');
+      return 'queued';
+    },
+    async counts() {
+      const q = await whenConnected();
+      const c = await q.getJobCounts('active', 'waiting', 'delayed', 'prioritized', 'failed');
+      const oldest = await oldestCreatedAt(q);
+      return [{
+        store: 'shared',
+        pending: (c['waiting'] ?? 0) + (c['delayed'] ?? 0) + (c['prioritized'] ?? 0),
+        delivering: c['active'] ?? 0,
+        dead: c['failed'] ?? 0,
+        oldestUndeliveredSeconds: oldest === null ? null : Math.max(0, (now() - oldest) / 1000),
+      }];
+    },
+    start() {
+      worker ??= startHandoffWorker({
+        redisUrl: options.redisUrl,
+        queueName,
+        deliver,
+        policy,
+        report,
+        events: options.events ?? silentOutboxEvents,
+        logger,
+        logError,
+        concurrency: options.concurrency ?? 8,
+        lockMs,
+        now,
+      });
+    },
+    stop: async (graceMs) => (worker === undefined ? 0 : worker.stop(graceMs)),
+    async ready() {
+      try {
+        return producer.status === 'ready' && (await producer.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await worker?.close();
+      const q = queue;
+      queue = undefined;
+      if (q !== undefined) {
+        const closed = q.then((opened) => opened.close()).catch(() => undefined);
+        await Promise.race([closed, sleep(CLOSE_WAIT_MS, undefined, { ref: false })]);
+      }
+      producer.disconnect();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Picks and wires the handoff outbox from configuration (CONTRACTS 6.3): the local SQLite outbox
+ * under DATA_DIR always; with REDIS_URL, the shared BullMQ outbox in front of it.
+ */
+import { join } from 'node:path';
+import type { BackoffPolicy } from '../clients/backoff.ts';
+import { deliverHandoff } from '../clients/handoff-client.ts';
+import type { HttpParty } from '../clients/http-json.ts';
+import type { Logger } from '../pipeline/ports.ts';
+import { createBullmqOutbox } from './bullmq-outbox.ts';
+import { DEFAULT_HANDOFF_BACKOFF, type RetryPolicy } from './delivery-policy.ts';
+import { createFallbackOutbox } from './fallback-outbox.ts';
+import type { Deliver, Outbox, OutboxEvents } from './outbox.ts';
+import { LOCAL_OUTBOX_FILE, createSqliteOutbox } from './sqlite-outbox.ts';
+
+/** Settings no operator needs, which tests shorten (the defaults are CONTRACTS 6.3's). */
+export interface OutboxTuning {
+  readonly backoff?: BackoffPolicy;
+  readonly pollIntervalMs?: number;
+  /** The BullMQ queue's name (tests give each service its own). */
+  readonly queueName?: string;
+}
+
+export interface HandoffOutboxConfig {
+  /** DATA_DIR: the local outbox's file lives here. */
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  /** HANDOFF_MAX_AGE_S. */
+  readonly maxAgeSeconds: number;
+  /** HANDOFF_LOCK_MS: how long a delivering instance holds a handoff. */
+  readonly lockMs: number;
+  /** The handoff receiver (HANDOFF_URL, HANDOFF_TIMEOUT_MS, its connection pool). */
+  readonly receiver: HttpParty;
+  readonly logger: Logger;
+  readonly events?: OutboxEvents;
+  readonly tuning?: OutboxTuning;
+}
+
+export function createHandoffOutbox(config: HandoffOutboxConfig): Outbox {
+  const { logger, tuning = {} } = config;
+  const deliver: Deliver = (handoff, trace) => deliverHandoff(config.receiver, handoff, trace);
+  const policy: RetryPolicy = { backoff: tuning.backoff ?? DEFAULT_HANDOFF_BACKOFF, maxAgeMs: config.maxAgeSeconds * 1000 };
+  const events = config.events === undefined ? {} : { events: config.events };
+  const local = createSqliteOutbox({
+    file: join(config.dataDir, LOCAL_OUTBOX_FILE),
+    deliver,
+    policy,
+    logger,
+    ...events,
+    // An attempt ends within the receiver's timeout, so a claim never lapses under a live attempt.
+    claimMs: Math.max(config.lockMs, config.receiver.timeoutMs + 1_000),
+    ...(tuning.pollIntervalMs === undefined ? {} : { pollIntervalMs: tuning.pollIntervalMs }),
+  });
+  if (config.redisUrl === undefined) return local;
+  const shared = createBullmqOutbox({
+    redisUrl: config.redisUrl,
+    deliver,
+    policy,
+    logger,
+    ...events,
+    lockMs: config.lockMs,
+    ...(tuning.queueName === undefined ? {} : { queueName: tuning.queueName }),
+  });
+  return createFallbackOutbox(shared, local, logger);
+}
