@@ -8,6 +8,7 @@ import type { StepTiming } from './pipeline/runner.ts';
 import { latencyFrom, serverTiming } from './pipeline/latency.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
+import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
 import { registerRoutes } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
 import { describeError, stackFrames } from './telemetry/safe-error.ts';
@@ -36,6 +37,8 @@ export interface AppOptions {
   readonly recordMessageText?: boolean;
   /** REQUEST_TIMEOUT_MS (CONTRACTS 6.1): the deadline of every chat. */
   readonly requestTimeoutMs: number;
+  /** What `GET /ready` checks (src/http/readiness.ts); none means ready whenever the process serves. */
+  readonly readinessChecks?: readonly ReadinessCheck[];
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -120,5 +123,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   );
   void app.register(routes);
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });
+  void app.register(readinessRoute(options.readinessChecks ?? []));
   return app;
 }

@@ -17,6 +17,7 @@ import { createKeepAliveAgent, type HttpParty } from './clients/http-json.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
+import type { ReadinessCheck } from './http/readiness.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
@@ -65,6 +66,8 @@ async function resolvePartyUrls(config: Config, logger: PinoLogger): Promise<Par
 
 interface BuiltDeps {
   readonly deps: Deps;
+  /** What `GET /ready` checks: each store the chats need that can be down. */
+  readonly readinessChecks: readonly ReadinessCheck[];
   /** Closes the connection pools and the cache (after handoffs are drained). */
   close(): Promise<void>;
 }
@@ -121,8 +124,11 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
     },
     newId: randomUUID,
   };
+  const readinessChecks: ReadinessCheck[] = [];
+  if (cache.kind === 'redis') readinessChecks.push({ name: 'redis', check: () => cache.ping() });
   return {
     deps,
+    readinessChecks,
     close: async () => {
       await Promise.all([...agents.map((agent) => agent.close()), cache.close()]);
     },
@@ -150,6 +156,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     metrics,
     recordMessageText: config.recordMessageText,
     requestTimeoutMs: config.requestTimeoutMs,
+    readinessChecks: built.readinessChecks,
   });
 
   let closing: Promise<void> | undefined;

@@ -2,9 +2,9 @@
  * Picks the session cache implementation from configuration (CONTRACTS 1 and 5): Redis when
  * REDIS_URL is set (sessions shared by every instance), otherwise the in-process quick-lru cache.
  */
-import { createMemoryCache } from './memory-cache.ts';
-import { createRedisCache } from './redis-cache.ts';
-import { DEFAULT_SESSION_TTL_SECONDS, type CacheEvents, type SessionCache } from './session-cache.ts';
+import { createMemoryCache, type MemorySessionCache } from './memory-cache.ts';
+import { createRedisCache, type RedisSessionCache } from './redis-cache.ts';
+import { DEFAULT_SESSION_TTL_SECONDS, type CacheEvents } from './session-cache.ts';
 
 /**
  * Default bound of the in-process cache. A full session (8 messages of realistic size plus their
@@ -22,7 +22,8 @@ export interface SessionCacheConfig {
   events?: CacheEvents;
 }
 
-export function createSessionCache(config: SessionCacheConfig = {}): SessionCache {
+/** The concrete type comes back, so the composition can use what only one has (Redis's `ping`). */
+export function createSessionCache(config: SessionCacheConfig = {}): MemorySessionCache | RedisSessionCache {
   const ttlSeconds = config.ttlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
   const events = config.events === undefined ? {} : { events: config.events };
   if (config.redisUrl) {
