@@ -6,6 +6,7 @@ import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
 import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { latencyFrom, serverTiming } from './pipeline/latency.ts';
+import { registerDocs } from './http/docs.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
@@ -115,6 +116,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void reply.code(mapped.status).send(mapped.body);
   });
 
+  // Before any route, so that the OpenAPI document sees them all.
+  registerDocs(app, options.routePrefix);
   const routes = registerRoutes(
     options.deps,
     (request, run) => context.with(trace.setSpan(context.active(), request.span), run),
