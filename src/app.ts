@@ -9,6 +9,7 @@ import { latencyFrom, serverTiming } from './pipeline/latency.ts';
 import { registerDocs } from './http/docs.ts';
 import { errorReply } from './http/error-replies.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
+import { playgroundRoutes } from './http/playground.ts';
 import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
 import { registerRoutes } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
@@ -40,6 +41,8 @@ export interface AppOptions {
   readonly requestTimeoutMs: number;
   /** What `GET /ready` checks (src/http/readiness.ts); none means ready whenever the process serves. */
   readonly readinessChecks?: readonly ReadinessCheck[];
+  /** PLAYGROUND: serve the chat page at /playground. Default false. */
+  readonly playground?: boolean;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -127,5 +130,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(routes);
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });
   void app.register(readinessRoute(options.readinessChecks ?? []));
+  if (options.playground === true) void app.register(playgroundRoutes);
   return app;
 }

@@ -157,6 +157,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     recordMessageText: config.recordMessageText,
     requestTimeoutMs: config.requestTimeoutMs,
     readinessChecks: built.readinessChecks,
+    playground: config.playground,
   });
 
   let closing: Promise<void> | undefined;

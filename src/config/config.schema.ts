@@ -50,4 +50,6 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** CONTRACTS 6.1: every chat is answered within this many ms. */
   readonly requestTimeoutMs: number;
+  /** PLAYGROUND: serve the chat page at /playground (default: only in `local`). */
+  readonly playground: boolean;
 }

@@ -116,5 +116,6 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     localStackBasePort: envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530),
     shutdownGraceMs: envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     requestTimeoutMs: envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000),
+    playground: envBoolean(env, 'PLAYGROUND', local),
   };
 }
