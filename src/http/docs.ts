@@ -26,7 +26,7 @@ export function registerDocs(app: FastifyInstance, routePrefix: string): void {
     uiConfig: { tryItOutEnabled: true, deepLinking: true, defaultModelsExpandDepth: 0, displayRequestDuration: true },
     // The page, its assets and its "Try it out" requests stay on this service. (The plugin's default
     // policy has upgrade-insecure-requests, which would send "Try it out" to https on a plain-http host.)
-    staticCSP: "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'",
+    staticCSP: "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -23,7 +23,6 @@ export const OPENAPI_INFO = {
 export const OPENAPI_TAGS = [
   { name: 'chat', description: 'The chat endpoint front-ends post messages to' },
   { name: 'operations', description: 'Liveness, readiness and metrics for load balancers, orchestrators and Prometheus' },
-  { name: 'admin', description: 'Operator routes, served when `ADMIN_API_KEY` is set' },
 ];
 
 export const SECURITY_SCHEMES = {
