@@ -18,7 +18,7 @@ export function registerDocs(app: FastifyInstance, routePrefix: string): void {
       tags: OPENAPI_TAGS,
       components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: documentRoute(routePrefix) as never,
+    transform: documentRoute(routePrefix),
     transformObject: (document) => simplifySchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
   void app.register(fastifySwaggerUi, {

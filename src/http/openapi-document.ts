@@ -4,7 +4,9 @@
  * header, response headers and examples. Applied when the document is generated (@fastify/swagger's
  * `transform`), never to the schemas that validate and serialize.
  */
+import type { SwaggerTransform } from '@fastify/swagger';
 import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifySchema } from 'fastify';
 import { CHAT_REQUEST_EXAMPLE, CHAT_RESPONSE_EXAMPLE } from '../../schemas/chat-examples.ts';
 
 export const OPENAPI_INFO = {
@@ -123,21 +125,15 @@ const ROUTE_TEXTS: Readonly<Record<string, (schema: RouteSchema) => RouteSchema>
   }),
 };
 
-export interface DocumentedRoute {
-  schema: RouteSchema | undefined;
-  url: string;
-  route: { method: string | string[] };
-}
-
 /** @fastify/swagger `transform`: the route's schema as the document shows it. */
-export function documentRoute(routePrefix: string) {
-  return ({ schema, url, route }: DocumentedRoute): { schema: RouteSchema; url: string } => {
+export function documentRoute(routePrefix: string): SwaggerTransform {
+  return ({ schema, url, route }) => {
     const path = routePrefix !== '' && url.startsWith(`${routePrefix}/`) ? url.slice(routePrefix.length) : url;
     const method = Array.isArray(route.method) ? route.method[0] : route.method;
-    const base: RouteSchema = schema ?? {};
+    const base = (schema ?? {}) as RouteSchema;
     const text = ROUTE_TEXTS[`${method} ${path}`];
-    if (text !== undefined) return { schema: text(base), url };
-    if (path.startsWith('/admin/') || path === '/admin') return { schema: { tags: ['admin'], ...base, security: [{ bearerAuth: [] }] }, url };
-    return { schema: base, url };
+    const documented: RouteSchema =
+      text !== undefined ? text(base) : path === '/admin' || path.startsWith('/admin/') ? { tags: ['admin'], ...base, security: [{ bearerAuth: [] }] } : base;
+    return { schema: documented as FastifySchema, url };
   };
 }

@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { ChatResponseSchema } from '../../schemas/chat-response.schema.ts';
+import { documentRoute } from '../../src/http/openapi-document.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -156,5 +157,13 @@ describe('GET /openapi.json with ROUTE_PREFIX', () => {
     expect(chat.summary).toBe(doc.paths['/chat_adapter'].post.summary);
     expect(chat.parameters).toEqual(doc.paths['/chat_adapter'].post.parameters);
     expect((await validate(doc)).valid).toBe(true);
+  });
+});
+
+describe('documentRoute', () => {
+  it('puts /admin routes (served by another feature) behind the bearer scheme, with no anonymous option', () => {
+    const transform = documentRoute('');
+    const documented = transform({ schema: { querystring: {} }, url: '/admin/handoffs', route: { method: 'GET' } } as never);
+    expect(documented.schema).toMatchObject({ tags: ['admin'], security: [{ bearerAuth: [] }] });
   });
 });
