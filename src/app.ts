@@ -7,11 +7,14 @@ import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { roundMs, serverTiming } from './pipeline/latency.ts';
 import { callerAuth, type CallerKey } from './http/caller-auth.ts';
+import { registerDocs } from './http/docs.ts';
 import { errorReply } from './http/error-replies.ts';
 import { adminRoutes, type AdminRoutesOptions } from './http/admin-routes.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { overload } from './http/overload.ts';
 import { rateLimits, type RateLimitSettings } from './http/rate-limits.ts';
+import { playgroundRoutes } from './http/playground.ts';
+import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
 import { takeLatency } from './http/request-latency.ts';
 import { registerRoutes, type ChatGuards } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
@@ -53,6 +56,10 @@ export interface AppOptions {
   readonly overloadMaxEventLoopDelayMs?: number;
   /** The /admin routes (CONTRACTS 6.3, 6.4); not served without it (ADMIN_API_KEY unset). */
   readonly admin?: AdminRoutesOptions | undefined;
+  /** What `GET /ready` checks (src/http/readiness.ts); none means ready whenever the process serves. */
+  readonly readinessChecks?: readonly ReadinessCheck[];
+  /** PLAYGROUND: serve the chat page at /playground. Default false. */
+  readonly playground?: boolean;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -138,6 +145,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(callerAuth, { keys: options.callerKeys, routePrefix: options.routePrefix });
   void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
 
+  // Before any route, so that the OpenAPI document sees them all.
+  registerDocs(app, options.routePrefix);
   const routes = registerRoutes(
     options.deps,
     (request, run) => context.with(trace.setSpan(context.active(), request.span), run),
@@ -148,5 +157,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(routes);
   if (options.admin) void app.register(adminRoutes(options.admin));
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });
+  void app.register(readinessRoute(options.readinessChecks ?? []));
+  if (options.playground === true) void app.register(playgroundRoutes);
   return app;
 }

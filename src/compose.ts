@@ -21,6 +21,7 @@ import { PARTIES, type Config, type Party } from './config/config.schema.ts';
 import { explainBusyPort, explainMissingLocalStack } from './config/start-up-errors.ts';
 import { createHandoffOutbox, type OutboxTuning } from './outbox/create-handoff-outbox.ts';
 import type { Outbox } from './outbox/outbox.ts';
+import type { ReadinessCheck } from './http/readiness.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { ChatGuards } from './http/routes.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
@@ -87,6 +88,8 @@ async function resolvePartyUrls(config: Config, logger: PinoLogger): Promise<Par
 interface BuiltDeps {
   readonly deps: Deps;
   readonly outbox: Outbox;
+  /** What `GET /ready` checks: each store the chats need that can be down. */
+  readonly readinessChecks: readonly ReadinessCheck[];
   /** Closes the connection pools, the cache and the outbox (after its deliveries stopped). */
   close(): Promise<void>;
 }
@@ -153,9 +156,13 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
     },
     newId: randomUUID,
   };
+  // What GET /ready checks: the stores a chat needs that can be down.
+  const readinessChecks: ReadinessCheck[] = [{ name: 'handoff outbox', check: () => outbox.ready() }];
+  if (config.redisUrl !== undefined) readinessChecks.push({ name: 'redis', check: () => cache.ping() });
   return {
     deps,
     outbox,
+    readinessChecks,
     close: async () => {
       await Promise.all([...pools.map((pool) => pool.close()), cache.close(), outbox.close()]);
     },
@@ -252,6 +259,8 @@ export async function composeService(config: Config, logger: PinoLogger, options
       events: { onCommandFailed: (err) => logger.warn({ reason: err.message }, 'rate limits kept per instance for 1 s: Redis command failed') },
     },
     admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
+    readinessChecks: built.readinessChecks,
+    playground: config.playground,
   });
   // What an earlier run left undelivered is delivered from now on.
   built.outbox.start();

@@ -79,4 +79,6 @@ export interface Config {
   readonly handoffLockMs: number;
   /** ADMIN_API_KEY: bearer key of the /admin routes, which are not served when unset. Never logged. */
   readonly adminApiKey: string | undefined;
+  /** PLAYGROUND: serve the chat page at /playground (default: only in `local`). */
+  readonly playground: boolean;
 }

@@ -156,6 +156,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffMaxAgeSeconds: check(() => envInteger(env, 'HANDOFF_MAX_AGE_S', 86_400, 1, 30 * 86_400)),
     handoffLockMs: check(() => envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000)),
     adminApiKey: check(() => adminApiKey(env)),
+    playground: check(() => envBoolean(env, 'PLAYGROUND', local)),
   };
   problems.done();
   return config;

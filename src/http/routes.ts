@@ -3,7 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Tracer } from '@opentelemetry/api';
 import { ChatRequestSchema } from '../../schemas/chat-request.schema.ts';
 import { ChatResponseSchema } from '../../schemas/chat-response.schema.ts';
-import { DetailTextSchema, DetailWithTraceSchema } from '../../schemas/errors.schema.ts';
+import {
+  BadRequestSchema, ConflictSchema, ForbiddenSchema, InternalErrorSchema, PayloadTooLargeSchema, ServiceUnavailableSchema,
+  TooManyRequestsSchema, UnauthorizedSchema, UnprocessableSchema, UnsupportedMediaTypeSchema,
+} from '../../schemas/errors.schema.ts';
 import { HeartbeatSchema } from '../../schemas/heartbeat.schema.ts';
 import { chatPipeline } from '../../steps/chat-pipeline.ts';
 import { serverTiming } from '../pipeline/latency.ts';
@@ -21,15 +24,20 @@ import { sessionTurnHooks } from './session-turns.ts';
 /** Runs `run` with the request's server span active, so step and client spans become its children. */
 export type InRequestContext = <T>(request: FastifyRequest, run: () => Promise<T>) => Promise<T>;
 
+// Every status the chat can answer, each with its body schema: they serialize the answer and are
+// what the OpenAPI document shows (401/403/409/422/429 come from caller auth, idempotency and rate limits).
 const chatResponses = {
   200: ChatResponseSchema,
-  400: DetailWithTraceSchema,
-  409: DetailTextSchema,
-  413: DetailTextSchema,
-  415: DetailTextSchema,
-  422: DetailTextSchema,
-  500: DetailWithTraceSchema,
-  503: DetailTextSchema,
+  400: BadRequestSchema,
+  401: UnauthorizedSchema,
+  403: ForbiddenSchema,
+  409: ConflictSchema,
+  413: PayloadTooLargeSchema,
+  415: UnsupportedMediaTypeSchema,
+  422: UnprocessableSchema,
+  429: TooManyRequestsSchema,
+  500: InternalErrorSchema,
+  503: ServiceUnavailableSchema,
 };
 
 export interface RouteTelemetry {

@@ -65,8 +65,8 @@ describe('reference engine: intents', () => {
       expect(res.body.language).toBe('en');
       if (res.body.sub_intent !== subIntent) misses.push(`${message} -> ${res.body.sub_intent} (expected ${subIntent})`);
     }
-    if (misses.length > 0) console.info(`engine misses:\n  ${misses.join('\n  ')}`);
-    expect(misses.length / SAMPLES.length).toBeLessThanOrEqual(0.1);
+    // The misses are shown only when the bar is not met: a passing test prints nothing.
+    expect(misses.length / SAMPLES.length, `engine misses:\n  ${misses.join('\n  ')}`).toBeLessThanOrEqual(0.1);
   });
 
   it('gets each sub-intent right for at least one fresh message', async () => {

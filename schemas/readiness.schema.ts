@@ -1,0 +1,20 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** One member per readiness check (e.g. `redis`), "ok" or "unavailable". */
+const ChecksSchema = Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]), {
+  description: 'Each named check and its outcome',
+});
+
+/** `GET /ready` 200: everything the service needs downstream of itself answers. */
+export const ReadySchema = Type.Object(
+  { ready: Type.Literal(true), checks: ChecksSchema },
+  { additionalProperties: false, description: 'Every check passes: send traffic', examples: [{ ready: true, checks: { redis: 'ok' } }] },
+);
+export type Ready = Static<typeof ReadySchema>;
+
+/** `GET /ready` 503: what is not ready, also said in `detail` (the CONTRACTS 2 error shape). */
+export const NotReadySchema = Type.Object(
+  { ready: Type.Literal(false), checks: ChecksSchema, detail: Type.String() },
+  { additionalProperties: false, description: 'A check fails (named in `checks` and `detail`): send no traffic for now', examples: [{ ready: false, checks: { redis: 'unavailable' }, detail: 'not ready: redis' }] },
+);
+export type NotReady = Static<typeof NotReadySchema>;

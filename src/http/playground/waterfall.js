@@ -1,0 +1,42 @@
+// The per-step latency waterfall, computed from a chat response's `latency`: one bar per step in
+// the order the steps ran, each starting where the previous ones ended (the steps run one after
+// another), so the engine and GraphQL time stand out at a glance.
+
+/** @typedef {'engine' | 'graphql' | 'property' | 'translate' | 'cache' | 'handoff' | 'service'} StepKind */
+
+/** @type {Readonly<Record<string, StepKind>>} */
+const KINDS = {
+  askEngine: 'engine',
+  askEngineCacheHit: 'cache',
+  updateConversation: 'graphql',
+  storeQuestion: 'graphql',
+  storeAnswer: 'graphql',
+  answerFromPropertyApi: 'property',
+  translateReply: 'translate',
+  loadSession: 'cache',
+  reuseCachedReply: 'cache',
+  rememberTurn: 'cache',
+  startHandoff: 'handoff',
+};
+
+/** @param {string} step */
+export function stepKind(step) {
+  return KINDS[step] ?? 'service';
+}
+
+/**
+ * @param {{ steps: Record<string, number>, chat_adapter_latency: number }} latency
+ * @returns {{ step: string, ms: number, kind: StepKind, offsetPct: number, widthPct: number }[]}
+ */
+export function waterfallBars(latency) {
+  const entries = Object.entries(latency.steps);
+  const stepsTotal = entries.reduce((sum, [, ms]) => sum + ms, 0);
+  // The request's total also holds validation and serialization outside any step.
+  const scale = Math.max(latency.chat_adapter_latency, stepsTotal) || 1;
+  let offset = 0;
+  return entries.map(([step, ms]) => {
+    const bar = { step, ms, kind: stepKind(step), offsetPct: (offset / scale) * 100, widthPct: (ms / scale) * 100 };
+    offset += ms;
+    return bar;
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * `GET /ready` against a real redis-server that is taken away and brought back, while
+ * `/heartbeat` (liveness) keeps answering 200 whatever happens downstream.
+ */
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readinessRoute } from '../../src/http/readiness.ts';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
+import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { childrenOf, spanNamed, startTracedService, waitFor, type TracedService } from '../telemetry/traced-service.ts';
+
+async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('GET /ready with REDIS_URL', () => {
+  let redis: TestRedis;
+  let svc: StubbedService;
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    svc = await startStubbedService({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await redis?.stop();
+  });
+  const get = (url: string) => svc.app.inject({ method: 'GET', url });
+
+  it('is ready while Redis answers', async () => {
+    await eventually(async () => (await get('/ready')).statusCode === 200, 5_000);
+    expect((await get('/ready')).json()).toEqual({ ready: true, checks: { 'handoff outbox': 'ok', redis: 'ok' } });
+  });
+
+  it('answers 503 naming Redis while it is down, heartbeat still 200, and recovers when it is back', async () => {
+    await redis.stop();
+    const down = await get('/ready');
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ ready: false, checks: { 'handoff outbox': 'ok', redis: 'unavailable' }, detail: 'not ready: redis' });
+    const heartbeat = await get('/heartbeat');
+    expect([heartbeat.statusCode, heartbeat.json()]).toEqual([200, { success: 1 }]);
+
+    await redis.start();
+    // ioredis reconnects in the background, at most 1 s apart.
+    await eventually(async () => (await get('/ready')).statusCode === 200, 10_000);
+  });
+});
+
+describe('GET /ready without REDIS_URL', () => {
+  let svc: TracedService;
+  beforeAll(async () => {
+    svc = await startTracedService();
+  });
+  afterAll(async () => svc?.close());
+
+  it('is ready with only the local outbox to check, needs no key, and is traced as its own route, not as a chat', async () => {
+    const traceId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const res = await svc.app.inject({ method: 'GET', url: '/ready', headers: { traceparent: `00-${traceId}-1122334455667788-01` } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ready: true, checks: { 'handoff outbox': 'ok' } });
+    const spans = await svc.trace(traceId);
+    const server = spanNamed(spans, 'GET /ready');
+    expect(childrenOf(spans, server)).toEqual([]);
+    await waitFor(() => (svc.logs.some((line) => line.includes('"route":"/ready"')) ? true : undefined));
+  });
+});
+
+describe('readiness checks', () => {
+  it('counts a check that hangs or throws as not ready, without waiting for it', async () => {
+    const app = Fastify();
+    await app.register(
+      readinessRoute(
+        [
+          { name: 'fine', check: async () => true },
+          { name: 'hangs', check: () => new Promise<boolean>(() => {}) },
+          { name: 'throws', check: async () => { throw new Error('boom'); } },
+        ],
+        200,
+      ),
+    );
+    const started = Date.now();
+    const res = await app.inject({ method: 'GET', url: '/ready' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ ready: false, checks: { fine: 'ok', hangs: 'unavailable', throws: 'unavailable' }, detail: 'not ready: hangs, throws' });
+    await app.close();
+  });
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+/** `npm run test:browser`: the Chromium tests, apart from `npm test` (which needs no browser). */
+export default defineConfig({
+  test: {
+    include: ['test/browser/**/*.browser.ts'],
+    globalSetup: ['./test/browser/require-chromium.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
+  },
+});
