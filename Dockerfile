@@ -1,13 +1,28 @@
 # syntax=docker/dockerfile:1
-FROM node:24-slim
+# Two images from one file:
+#   docker build -t chat-adapter .                      the service (default, last stage)
+#   docker build --target parties -t chat-adapter-parties .   the embedded reference parties alone
+FROM node:24-slim AS base
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
 
+# The reference parties need the development dependencies (natural, mercurius); no install scripts:
+# the `node` devDependency's download of a Node binary is not needed, the image is Node 24.
+FROM base AS parties
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY config ./config
+COPY schemas ./schemas
+COPY src ./src
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+ENV LOCAL_STACK_BASE_PORT=6100 HOST=0.0.0.0 LOCAL_DATA_DIR=/app/data
+EXPOSE 6101 6102 6103 6104 6105
+CMD ["node", "src/local/serve-parties.ts"]
+
+FROM base AS service
 ENV NODE_ENV=production \
     PORT=6000
-WORKDIR /app
-
-# Production dependencies only, exactly as locked. The `node` devDependency (the pinned runtime for
-# npm scripts on developer machines) is not needed: the image itself is Node 24.
-COPY package.json package-lock.json .npmrc ./
+# Production dependencies only, exactly as locked.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 COPY config ./config
@@ -15,7 +30,7 @@ COPY schemas ./schemas
 COPY steps ./steps
 COPY src ./src
 
-# The embedded local stack (ENVIRONMENT=local) writes its SQLite file here.
+# DATA_DIR: the local handoff outbox (SQLite); with REDIS_URL only the fallback for Redis outages.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 
