@@ -1,16 +1,32 @@
 # syntax=docker/dockerfile:1
-FROM node:24-slim
+# Two images from one file:
+#   docker build -t chat-adapter .                            the service (default: the last stage)
+#   docker build --target parties -t chat-adapter-parties .   the embedded reference parties alone
+FROM node:24-slim AS base
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
 
+# The reference parties need the development dependencies (natural, mercurius); no install scripts:
+# the `node` devDependency's download of a Node binary is not needed, the image is Node 24.
+FROM base AS parties
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY config ./config
+COPY schemas ./schemas
+COPY src ./src
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+ENV LOCAL_STACK_BASE_PORT=6100 HOST=0.0.0.0 LOCAL_DATA_DIR=/app/data
+EXPOSE 6101 6102 6103 6104 6105
+CMD ["node", "src/local/serve-parties.ts"]
+
+FROM base AS service
 ENV NODE_ENV=production \
     PORT=6000
-WORKDIR /app
-
 # Production dependencies only, exactly as locked. The `node` devDependency (the pinned runtime for
 # npm scripts on developer machines) is not needed: the image itself is Node 24. The embedded local
-# stack's packages (natural, mercurius) are development dependencies too, so the image runs with
+# stack's packages (natural, mercurius) are development dependencies too, so this image runs with
 # every party's address configured (ENVIRONMENT=qa|staging|prod); test/e2e/production-dependencies.test.ts
 # checks that such a process loads nothing `--omit=dev` leaves out.
-COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 COPY config ./config
@@ -19,7 +35,7 @@ COPY steps ./steps
 COPY src ./src
 
 # DATA_DIR (default ./data): the local handoff outbox keeps its SQLite file here (mount a persistent
-# volume on it), and so does the embedded local stack (ENVIRONMENT=local).
+# volume on it); with REDIS_URL it is the fallback while Redis is unavailable.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 

@@ -8,7 +8,7 @@ import { GRAPHQL_PATH, buildGraphqlApp } from './graphql/graphql-server.ts';
 import { createDeliveryKeys } from './handoff/delivery-keys.ts';
 import { buildHandoffApp } from './handoff/handoff-server.ts';
 import { loadKnowledge, type Knowledge } from './knowledge/load-knowledge.ts';
-import { listenOnLoopback } from './party-app.ts';
+import { listenOn } from './party-app.ts';
 import { buildPropertyApiApp } from './property-api/property-api-server.ts';
 import { openDatabase } from './store/database.ts';
 import { createConversationStore, type ConversationStore } from './store/conversation-store.ts';
@@ -29,6 +29,8 @@ export interface LocalStackOptions {
    * people can reach the store at a known address; 0 (the default) picks free ports (tests).
    */
   basePort?: number;
+  /** Interface to listen on: loopback (the default) when started by the service; 0.0.0.0 in the parties container. */
+  host?: string;
 }
 
 const PORT_OFFSETS: Readonly<Record<LocalParty, number>> = { engine: 1, graphql: 2, handoff: 3, propertyApi: 4, translate: 5 };
@@ -62,7 +64,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
     const ready = await app;
     apps.push(ready);
     const port = opts.basePort ? opts.basePort + PORT_OFFSETS[party] : 0;
-    urls[party] = `${await listenOnLoopback(ready, port)}${path}`;
+    urls[party] = `${await listenOn(ready, opts.host ?? '127.0.0.1', port)}${path}`;
     opts.logger?.info({ party, url: urls[party] }, 'local party listening');
   };
 

@@ -22,9 +22,9 @@ export function createPartyApp(): FastifyInstance {
   return app;
 }
 
-/** Listens on 127.0.0.1 (port 0: a free port) and returns the base URL. */
-export async function listenOnLoopback(app: FastifyInstance, port = 0): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port });
+/** Listens on `host` (port 0: a free port) and returns the base URL (loopback when host is 0.0.0.0). */
+export async function listenOn(app: FastifyInstance, host: string, port = 0): Promise<string> {
+  await app.listen({ host, port });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   return `http://127.0.0.1:${address.port}`;

@@ -1,0 +1,114 @@
+/**
+ * What can be checked of deploy/ without Docker or a cluster: every file parses, every variable the
+ * manifests set is one the service reads (a typo would be silently ignored), every variable required
+ * outside `local` is set, ports and probe paths are the service's, the shutdown budget fits.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const root = join(import.meta.dirname, '../..');
+const deployDir = join(root, 'deploy');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+type Doc = Record<string, any>;
+function yamlDocs(path: string): Doc[] {
+  return parseAllDocuments(readFileSync(path, 'utf8')).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${relative(root, path)}: ${doc.errors[0]?.message}`);
+    return doc.toJS() as Doc;
+  });
+}
+
+/** Every environment variable name the service's configuration module reads. */
+function variablesTheServiceReads(): Set<string> {
+  const configDir = join(root, 'src/config');
+  const names = new Set<string>();
+  for (const file of filesUnder(configDir)) {
+    for (const match of readFileSync(file, 'utf8').matchAll(/'([A-Z][A-Z0-9_]{3,})'/g)) names.add(match[1]!);
+  }
+  return names;
+}
+
+const k8s = (path: string) => yamlDocs(join(deployDir, 'kubernetes', path));
+const deployment = k8s('base/deployment.yaml')[0]!;
+const container = deployment['spec']['template']['spec']['containers'][0];
+const compose = yamlDocs(join(deployDir, 'compose/compose.yaml'))[0]!;
+
+/** Variables each way of running sets: the compose service, and each overlay on top of the base. */
+function setByCompose(): Record<string, string> {
+  return compose['services']['chat-adapter']['environment'];
+}
+function setByOverlay(env: string): Record<string, string> {
+  const base = k8s('base/configmap.yaml')[0]!['data'] as Record<string, string>;
+  const overlay = k8s(`overlays/${env}/config.yaml`)[0]!['data'] as Record<string, string>;
+  const fromSecret = Object.fromEntries((container['env'] as Array<{ name: string }>).map((e) => [e.name, '(secret)']));
+  return { ...base, ...overlay, ...fromSecret };
+}
+
+describe('deploy/ manifests', () => {
+  it('every YAML and JSON file parses', () => {
+    const files = filesUnder(deployDir);
+    expect(files.length).toBeGreaterThan(15);
+    for (const file of files) {
+      if (/\.ya?ml$/.test(file)) expect(yamlDocs(file).length, relative(root, file)).toBeGreaterThan(0);
+      else if (file.endsWith('.json')) expect(() => JSON.parse(readFileSync(file, 'utf8')), relative(root, file)).not.toThrow();
+    }
+  });
+
+  it('sets only variables the service reads, and every one it requires outside local', () => {
+    const known = variablesTheServiceReads();
+    const required = ['ENVIRONMENT', 'GRAPHQL_AUTHORIZATION', 'GRAPHQL_API_KEY'];
+    const runs: Array<[string, Record<string, string>]> = [
+      ['compose', setByCompose()],
+      ...['qa', 'staging', 'prod'].map((env): [string, Record<string, string>] => [`kubernetes ${env}`, setByOverlay(env)]),
+    ];
+    for (const [run, vars] of runs) {
+      expect(Object.keys(vars).filter((name) => !known.has(name)), `${run}: variables the service does not read`).toEqual([]);
+      for (const name of required) expect(vars, `${run} sets ${name}`).toHaveProperty(name);
+      expect(vars['ENVIRONMENT'], run).not.toBe('local');
+    }
+    for (const env of ['qa', 'staging', 'prod']) expect(setByOverlay(env)['ENVIRONMENT']).toBe(env);
+  });
+
+  it('wires Redis and the OpenTelemetry collector in every run', () => {
+    for (const vars of [setByCompose(), setByOverlay('qa'), setByOverlay('staging'), setByOverlay('prod')]) {
+      expect(vars['REDIS_URL']).toMatch(/^redis:\/\//);
+      expect(vars['OTEL_EXPORTER_OTLP_ENDPOINT']).toMatch(/^http:\/\/.+:4318$/);
+    }
+    const redisCommand = (compose['services']['redis']['command'] as string[]).join(' ');
+    expect(redisCommand).toContain('--appendonly yes');
+    expect(redisCommand).toContain('--maxmemory-policy noeviction');
+    expect(compose['services']['chat-adapter']['deploy']['replicas']).toBe(3);
+  });
+
+  it('probes the service on its port: liveness /heartbeat, readiness /ready', () => {
+    const port = Number(k8s('base/configmap.yaml')[0]!['data']['PORT']);
+    expect(container['ports'][0]['containerPort']).toBe(port);
+    expect(container['livenessProbe']['httpGet']['path']).toBe('/heartbeat');
+    expect(container['readinessProbe']['httpGet']['path']).toBe('/ready');
+    const service = k8s('base/service.yaml')[0]!;
+    expect(service['spec']['ports'][0]['port']).toBe(port);
+    expect(Number(setByCompose()['PORT'])).toBe(port);
+  });
+
+  it('gives a pod longer to stop than the preStop pause plus SHUTDOWN_GRACE_MS', () => {
+    const graceMs = Number(k8s('base/configmap.yaml')[0]!['data']['SHUTDOWN_GRACE_MS']);
+    const preStopSeconds = Number(container['lifecycle']['preStop']['exec']['command'][1]);
+    expect(deployment['spec']['template']['spec']['terminationGracePeriodSeconds'] * 1000).toBeGreaterThan(graceMs + preStopSeconds * 1000);
+  });
+
+  it('has a disruption budget, a CPU autoscaler and each overlay points at the base', () => {
+    expect(k8s('base/pdb.yaml')[0]!['kind']).toBe('PodDisruptionBudget');
+    const hpa = k8s('base/hpa.yaml')[0]!;
+    expect(hpa['spec']['metrics'][0]['resource']['name']).toBe('cpu');
+    const base = k8s('base/kustomization.yaml')[0]!['resources'] as string[];
+    for (const file of base) expect(() => k8s(`base/${file}`)).not.toThrow();
+    for (const env of ['qa', 'staging', 'prod']) expect(k8s(`overlays/${env}/kustomization.yaml`)[0]!['resources']).toEqual(['../../base']);
+  });
+});
