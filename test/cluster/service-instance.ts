@@ -13,6 +13,8 @@ export interface Instance {
   readonly process: ServiceProcess;
   /** The process's CPU time so far (user + system), ms; undefined where /proc is not there. */
   cpuMs(): number | undefined;
+  /** Its resident memory now, MiB; undefined where /proc is not there. */
+  rssMiB(): number | undefined;
   /** Sends `signal` and waits for the exit; resolves with the exit code (null after a signal). */
   stop(signal: NodeJS.Signals): Promise<number | null>;
 }
@@ -24,6 +26,15 @@ function cpuMsOf(pid: number | undefined): number | undefined {
     // Fields 14 and 15 (utime, stime) follow the parenthesised command name.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+
+function rssMiBOf(pid: number | undefined): number | undefined {
+  try {
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? undefined : Number(kib) / 1024;
   } catch {
     return undefined;
   }
@@ -44,6 +55,7 @@ export async function startInstance(slot: number, dataDir: string, env: Record<s
     dataDir,
     process: service,
     cpuMs: () => cpuMsOf(service.child.pid),
+    rssMiB: () => rssMiBOf(service.child.pid),
     async stop(signal) {
       if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill(signal);
       return service.exited;

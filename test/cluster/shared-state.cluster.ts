@@ -155,6 +155,7 @@ describe('three instances, one Redis', () => {
       'conversations stored in send order (Q/A alternating)': `${inOrder.length} / 60`,
       'service CPU per chat, this load (fresh processes)': cpuPerChat(cpuBefore, cpuAfter, 300),
       'service CPU per chat, 150 more one at a time (warm)': cpuPerChat(cpuAfter, cpuWarm, 150),
+      'resident memory per instance afterwards': cluster.instances.map((i) => i.rssMiB()?.toFixed(0) ?? 'n/a').join(', ') + ' MiB',
     });
   }, 180_000);
 });
