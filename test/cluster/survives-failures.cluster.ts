@@ -53,6 +53,7 @@ describe('three instances, one Redis, losing parts', () => {
     await until(() => (ids.every((id) => everyone.some((i) => logLines(i, 'handoff delivery failed, will retry').some((l) => l['handoff_id'] === id))) ? true : undefined), 20_000, 'a failed attempt of every handoff');
 
     const victim = cluster.instances[chats[0]!.servedBy]!;
+    expect(queued[0]!.slot).toBe(victim.slot); // it wrote handoff 1 to the shared outbox
     expect(await victim.stop('SIGKILL')).toBeNull();
     const survivors = cluster.instances.filter((i) => i !== victim);
     await receiver.up();
@@ -82,17 +83,22 @@ describe('three instances, one Redis, losing parts', () => {
       'deliveries / distinct Idempotency-Keys at the receiver': `${receiver.accepted.length} / ${new Set(receiver.accepted.map((r) => r.key)).size}`,
       'killed instance replaced (same DATA_DIR), ready in': `${Math.round(performance.now() - replacedIn)} ms`,
     });
-  });
+  }, 180_000);
 
   it('keeps answering 200 while Redis restarts, and shares again once it is back', async ({ task }) => {
     const answers: Array<ChatAnswer & { phase: 'before' | 'outage' | 'after' }> = [];
     let phase: 'before' | 'outage' | 'after' = 'before';
     let streaming = true;
     // One chat after another through the proxy, across the restart, each in a new session.
+    const failed: string[] = [];
     const stream = (async () => {
       for (let n = 1; streaming; n += 1) {
         const asked = phase;
-        answers.push({ ...(await cluster.chat({ message: `Stream question ${n}: is there a dog park nearby?` })), phase: asked });
+        try {
+          answers.push({ ...(await cluster.chat({ message: `Stream question ${n}: is there a dog park nearby?` })), phase: asked });
+        } catch (err) {
+          failed.push(`${asked}: ${String(err)}`); // no answer at all: reported below, the stream goes on
+        }
       }
     })();
     const count = (p: typeof phase) => answers.filter((a) => a.phase === p).length;
@@ -127,7 +133,7 @@ describe('three instances, one Redis, losing parts', () => {
     const local = handoffLine(cluster.instances, 'handoff queued', outageHandoff.body['trace_id']);
     const shared = await until(() => handoffLine(cluster.instances, 'handoff queued', afterHandoff.body['trace_id']), 20_000, 'the handoff after the restart queued');
     await until(() => (local !== undefined && [local.id, shared.id].every((id) => receiver.accepted.some((r) => r.key === id)) ? true : undefined), 30_000, 'both handoffs delivered');
-    expect(answers.filter((a) => a.status !== 200).map((a) => `${a.phase}: ${a.status} ${a.text}`)).toEqual([]);
+    expect([...failed, ...answers.filter((a) => a.status !== 200).map((a) => `${a.phase}: ${a.status} ${a.text}`)]).toEqual([]);
     expect([outageHandoff.status, afterHandoff.status]).toEqual([200, 200]);
     expect([local?.store, shared.store]).toEqual(['local', 'shared']);
     expect(resumed.again.text).toBe(resumed.first.text);
@@ -142,7 +148,7 @@ describe('three instances, one Redis, losing parts', () => {
       'Redis back -> replay across instances again': `${Math.round(sharedAfterMs)} ms (#${resumed.first.servedBy} -> #${resumed.again.servedBy})`,
       'handoff during the outage / after': `local outbox of #${local?.slot} / shared queue, both delivered`,
     });
-  });
+  }, 180_000);
 
   it('hands over on SIGTERM: the chat in flight is answered, the instance stops taking connections, the others answer', async ({ task }) => {
     const { engine } = cluster.parties;
