@@ -1,6 +1,7 @@
 /**
- * A real redis-server for tests, on a free loopback port, without persistence. `stop()` and
- * `start()` can be called mid-test to take Redis away and bring it back on the same port.
+ * A real redis-server for tests, on a free loopback port, without persistence unless asked (then
+ * as the README advises for production: AOF, `noeviction`). `stop()` (SIGKILL) and `start()` can
+ * be called mid-test to take Redis away and bring it back on the same port.
  * The binary is the one test/support/global-setup.ts found or fetched for this run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,7 +42,12 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
+export interface TestRedisOptions {
+  /** AOF persistence (`appendfsync everysec`) in this directory, so a restart keeps the data. */
+  readonly persistDir?: string;
+}
+
+export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
 
@@ -52,7 +58,10 @@ export async function startTestRedis(): Promise<TestRedis> {
 
   async function start(): Promise<void> {
     let spawnError: Error | undefined;
-    child = spawn(binary.command, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const persistence = options.persistDir === undefined
+      ? ['--save', '', '--appendonly', 'no']
+      : ['--save', '', '--dir', options.persistDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'];
+    child = spawn(binary.command, ['--port', String(port), '--bind', '127.0.0.1', ...persistence], {
       stdio: 'ignore',
       env: { ...process.env, ...binary.env },
     });
