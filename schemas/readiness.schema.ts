@@ -1,14 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** One member per readiness check (e.g. `redis`), "ok" or "unavailable". */
-const ChecksSchema = Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]), {
+/**
+ * One member per readiness check (e.g. `redis`): "ok", "unavailable", or "degraded" (shared state
+ * that answered before and is down now: chats go on in-process, CONTRACTS 6.8).
+ */
+const ChecksSchema = Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('unavailable'), Type.Literal('degraded')]), {
   description: 'Each named check and its outcome',
 });
 
 /** `GET /ready` 200: everything the service needs downstream of itself answers. */
 export const ReadySchema = Type.Object(
   { ready: Type.Literal(true), checks: ChecksSchema },
-  { additionalProperties: false, description: 'Every check passes: send traffic', examples: [{ ready: true, checks: { redis: 'ok' } }] },
+  {
+    additionalProperties: false,
+    description: 'Every check passes, or only degrades (Redis down after it had answered: chats go on per instance): send traffic',
+    examples: [{ ready: true, checks: { 'handoff outbox': 'ok', redis: 'ok' } }, { ready: true, checks: { 'handoff outbox': 'ok', redis: 'degraded' } }],
+  },
 );
 export type Ready = Static<typeof ReadySchema>;
 

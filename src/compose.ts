@@ -158,7 +158,7 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
   };
   // What GET /ready checks: the stores a chat needs that can be down.
   const readinessChecks: ReadinessCheck[] = [{ name: 'handoff outbox', check: () => outbox.ready() }];
-  if (config.redisUrl !== undefined) readinessChecks.push({ name: 'redis', check: () => cache.ping() });
+  if (config.redisUrl !== undefined) readinessChecks.push({ name: 'redis', check: () => cache.ping(), degradesAfterFirstPass: true });
   return {
     deps,
     outbox,

@@ -1,8 +1,13 @@
 /**
  * `GET /ready`: readiness, for a load balancer or an orchestrator deciding whether to send traffic.
- * It runs the named checks compose.ts hands in (Redis when REDIS_URL is set; any later store adds
- * its own) and answers 200 when all pass, 503 naming those that do not. `/heartbeat` stays liveness:
- * it checks nothing downstream, so a Redis outage never gets the process restarted.
+ * It runs the named checks compose.ts hands in (the handoff outbox; Redis when REDIS_URL is set)
+ * and answers 200 when all pass, 503 naming those that do not. `/heartbeat` stays liveness: it
+ * checks nothing downstream, so a Redis outage never gets the process restarted.
+ *
+ * Shared state (Redis) is required only until it has answered once: an instance that never reached
+ * it (a wrong REDIS_URL, Redis not up yet) is not ready, so a rollout stops there. Once it has, an
+ * outage only degrades the instance (CONTRACTS 6.8: chats go on with in-process state) and it stays
+ * ready: Redis is shared, so failing readiness would take every instance out of service at once.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -13,7 +18,11 @@ export interface ReadinessCheck {
   readonly name: string;
   /** True when the dependency can serve; false or a throw means not ready. */
   check(): Promise<boolean>;
+  /** Shared state the instance can do without once it has reached it: failing after a pass only degrades. */
+  readonly degradesAfterFirstPass?: boolean;
 }
+
+type CheckState = 'ok' | 'unavailable' | 'degraded';
 
 /** A check that has not answered by then counts as failing, so a probe never hangs. */
 export const READINESS_CHECK_TIMEOUT_MS = 1_000;
@@ -31,6 +40,14 @@ async function passes(check: ReadinessCheck, timeoutMs: number): Promise<boolean
 }
 
 export function readinessRoute(checks: readonly ReadinessCheck[], timeoutMs = READINESS_CHECK_TIMEOUT_MS): FastifyPluginAsync {
+  const passedOnce = new Set<string>();
+  const stateOf = (check: ReadinessCheck, ok: boolean): CheckState => {
+    if (ok) {
+      passedOnce.add(check.name);
+      return 'ok';
+    }
+    return check.degradesAfterFirstPass === true && passedOnce.has(check.name) ? 'degraded' : 'unavailable';
+  };
   return async (app) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
     typed.get(
@@ -38,15 +55,16 @@ export function readinessRoute(checks: readonly ReadinessCheck[], timeoutMs = RE
       {
         schema: {
           summary: 'Readiness: can this instance serve chats now?',
-          description: 'Runs every readiness check (Redis when `REDIS_URL` is set). Needs no key. `GET /heartbeat` is the liveness answer and checks nothing downstream.',
+          description:
+            'Runs every readiness check (the handoff outbox; Redis when `REDIS_URL` is set). Redis is required until it has answered once; an outage after that is reported as `degraded` and the instance stays ready (chats go on per instance). Needs no key. `GET /heartbeat` is the liveness answer and checks nothing downstream.',
           tags: ['operations'],
           response: { 200: ReadySchema, 503: NotReadySchema },
         },
       },
       async (_request, reply) => {
-        const outcomes = await Promise.all(checks.map(async (c) => [c.name, await passes(c, timeoutMs)] as const));
-        const failing = outcomes.filter(([, ok]) => !ok).map(([name]) => name);
-        const states = Object.fromEntries(outcomes.map(([name, ok]) => [name, ok ? ('ok' as const) : ('unavailable' as const)]));
+        const outcomes = await Promise.all(checks.map(async (c) => [c.name, stateOf(c, await passes(c, timeoutMs))] as const));
+        const failing = outcomes.filter(([, state]) => state === 'unavailable').map(([name]) => name);
+        const states = Object.fromEntries(outcomes);
         if (failing.length === 0) return { ready: true as const, checks: states };
         return reply.code(503).send({ ready: false as const, checks: states, detail: `not ready: ${failing.join(', ')}` });
       },

@@ -137,14 +137,15 @@ describe('three instances, one Redis, losing parts', () => {
     expect([outageHandoff.status, afterHandoff.status]).toEqual([200, 200]);
     expect([local?.store, shared.store]).toEqual(['local', 'shared']);
     expect(resumed.again.text).toBe(resumed.first.text);
-    expect(readyDuringOutage).toEqual(cluster.instances.map(() => 503));
+    // Redis had answered before: the instances stay ready, degraded (no fleet-wide drop from the load balancer).
+    expect(readyDuringOutage).toEqual(cluster.instances.map(() => 200));
     const during = answers.filter((a) => a.phase === 'outage');
     record(task, 'Redis restart', {
       'Redis down (SIGKILL) for': `${Math.round(outageMs)} ms`,
       'chats answered during the outage / 200': `${during.length} / ${during.filter((a) => a.status === 200).length} (p50 ${percentile(during.map((a) => a.ms), 50)} ms, max ${percentile(during.map((a) => a.ms), 100)} ms)`,
       'chats before / after, all 200': `${count('before')} / ${count('after')}`,
       'GET /ready during the outage': readyDuringOutage.join(', '),
-      'Redis back -> every /ready 200': `${Math.round(readyAfterMs)} ms`,
+      'Redis back -> every instance ready': `${Math.round(readyAfterMs)} ms`,
       'Redis back -> replay across instances again': `${Math.round(sharedAfterMs)} ms (#${resumed.first.servedBy} -> #${resumed.again.servedBy})`,
       'handoff during the outage / after': `local outbox of #${local?.slot} / shared queue, both delivered`,
     });

@@ -35,17 +35,33 @@ describe('GET /ready with REDIS_URL', () => {
     expect((await get('/ready')).json()).toEqual({ ready: true, checks: { 'handoff outbox': 'ok', redis: 'ok' } });
   });
 
-  it('answers 503 naming Redis while it is down, heartbeat still 200, and recovers when it is back', async () => {
+  it('stays ready, Redis degraded, while Redis is down after it had answered (chats go on per instance); ok again when it is back', async () => {
     await redis.stop();
     const down = await get('/ready');
-    expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({ ready: false, checks: { 'handoff outbox': 'ok', redis: 'unavailable' }, detail: 'not ready: redis' });
+    expect(down.statusCode).toBe(200);
+    expect(down.json()).toEqual({ ready: true, checks: { 'handoff outbox': 'ok', redis: 'degraded' } });
     const heartbeat = await get('/heartbeat');
     expect([heartbeat.statusCode, heartbeat.json()]).toEqual([200, { success: 1 }]);
 
     await redis.start();
     // ioredis reconnects in the background, at most 1 s apart.
-    await eventually(async () => (await get('/ready')).statusCode === 200, 10_000);
+    await eventually(async () => (await get('/ready')).json().checks.redis === 'ok', 10_000);
+  });
+});
+
+describe('GET /ready with a REDIS_URL that never answered', () => {
+  let svc: StubbedService;
+  beforeAll(async () => {
+    // A port nothing listens on: a wrong address, or Redis not up yet.
+    svc = await startStubbedService({ REDIS_URL: 'redis://127.0.0.1:1' });
+  });
+  afterAll(async () => svc?.close());
+
+  it('is not ready, naming Redis, so a rollout stops at this instance; heartbeat still 200', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/ready' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ ready: false, checks: { 'handoff outbox': 'ok', redis: 'unavailable' }, detail: 'not ready: redis' });
+    expect((await svc.app.inject({ method: 'GET', url: '/heartbeat' })).statusCode).toBe(200);
   });
 });
 
