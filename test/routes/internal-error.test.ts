@@ -40,12 +40,13 @@ describe('an unexpected error', () => {
 });
 
 /*
- * Issue 11: a request the service could not build or send is its own 500, never blamed on the party,
- * not even on an optional one whose failure would only degrade the reply (CONTRACTS 6.8).
+ * Issue 11: a request the service could not build or send is its own 500, never blamed on the party:
+ * not a 503 for the engine, not a degraded 200 for an optional party (CONTRACTS 6.8).
  */
-describe('a request to an optional party the service could not build', () => {
-  const unbuildable = (party: 'translate' | 'propertyApi') => new OutboundRequestError(party, new TypeError('Do not know how to serialize a BigInt'));
+describe('a request to a party the service could not build', () => {
+  const unbuildable = (party: 'engine' | 'translate' | 'propertyApi') => new OutboundRequestError(party, new TypeError('Do not know how to serialize a BigInt'));
   const cases: [string, FakeOptions, Record<string, unknown>][] = [
+    ['engine', { engine: unbuildable('engine') }, {}],
     ['translate', { translate: async () => { throw unbuildable('translate'); } }, { spanish_toggle: true }],
     [
       'propertyApi',
@@ -57,7 +58,7 @@ describe('a request to an optional party the service could not build', () => {
     ],
   ];
 
-  it.each(cases)('%s: 500, not a degraded 200; nothing stored', async (_party, options, overrides) => {
+  it.each(cases)('%s: 500, neither a 503 nor a degraded 200; nothing stored', async (_party, options, overrides) => {
     await withApp(options, async (app, calls) => {
       const res = await app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest(overrides) });
       expect(res.statusCode).toBe(500);
