@@ -135,7 +135,7 @@ export async function inProcessTarget(): Promise<FaultTarget> {
       const res = await svc.app.inject({ method: 'GET', url: path, headers });
       return { status: res.statusCode, text: res.body };
     },
-    logLines: () => svc.logs.map((line) => JSON.parse(line) as Record<string, unknown>),
+    logLines: () => parseLines(svc.logs.join('')),
     running: () => true,
     async close() {
       await svc.close();
@@ -211,13 +211,16 @@ export async function processTarget(): Promise<FaultTarget> {
   };
 }
 
-function lines(service: ServiceProcess): Record<string, unknown>[] {
-  return service
-    .stdout()
+/** Complete JSON log lines of `text` (a line still being written is left for the next call). */
+function parseLines(text: string): Record<string, unknown>[] {
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+const lines = (service: ServiceProcess) => parseLines(service.stdout());
 
 type GraphqlInput = Record<string, unknown>;
 type GraphqlBody = { query: string; variables: { input: GraphqlInput } };
