@@ -8,6 +8,7 @@ import {
   notAvailableNow,
   toursByOffice,
 } from '../src/reply/property-answers.ts';
+import { DownstreamError } from '../src/errors.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 import { degradableDeadline } from '../src/pipeline/degradable-deadline.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
@@ -58,7 +59,8 @@ async function answerFor(action: AdapterAction, ctx: Readonly<ChatContext>, deps
  * CONTRACTS 3.1/3.5: an `adapter` reply with an `adapter_action` is answered by the service itself
  * from the property management API, written directly in the reply language. A failing property API
  * never fails the chat: the reply says the information is not available right now and the topic
- * is added to `not_available`.
+ * is added to `not_available`. Only the party's failure (a DownstreamError) does that; a request
+ * this service could not build (OutboundRequestError) or another defect of its own is a 500.
  */
 export async function answerFromPropertyApi(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
   const reply = need(ctx, 'engineReply');
@@ -68,6 +70,7 @@ export async function answerFromPropertyApi(ctx: Readonly<ChatContext>, deps: De
   try {
     return { engineReply: { ...reply, response: await answerFor(action, ctx, deps), language } };
   } catch (err) {
+    if (!(err instanceof DownstreamError)) throw err;
     deps.logger.warn(
       { trace_id: ctx.traceId, party: 'propertyApi', action, reason: (err as Error).message },
       'property API failed; replying that the information is not available',

@@ -1,3 +1,4 @@
+import { DownstreamError } from '../src/errors.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 import { degradableDeadline } from '../src/pipeline/degradable-deadline.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
@@ -5,7 +6,9 @@ import type { Deps } from '../src/pipeline/ports.ts';
 /**
  * SPEC 1 item 6, CONTRACTS 3.2: when the reply should be Spanish and the text is English, the
  * formatted `response` and `follow_up` are translated (one call each, when not empty). A failed
- * translation never fails the chat: the English reply goes out with `language` `en`.
+ * translation never fails the chat: the English reply goes out with `language` `en`. Only the
+ * party's failure (a DownstreamError) degrades the reply; a request this service could not build
+ * (OutboundRequestError) or any other defect of its own is a 500, never blamed on translate.
  */
 export async function translateReply(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
   const reply = need(ctx, 'reply');
@@ -18,6 +21,7 @@ export async function translateReply(ctx: Readonly<ChatContext>, deps: Deps): Pr
     const [response, follow_up] = await Promise.all([translate(reply.response), translate(reply.follow_up)]);
     return { reply: { ...reply, response, follow_up, language: target } };
   } catch (err) {
+    if (!(err instanceof DownstreamError)) throw err;
     deps.logger.warn(
       { trace_id: ctx.traceId, reason: (err as Error).message, target },
       'translation failed; replying in the original language',

@@ -16,6 +16,10 @@ export interface StubServer {
   readonly requests: RecordedRequest[];
   /** Replaces the behaviour for the following requests. */
   handle(handler: StubHandler): void;
+  /** Stops listening (new connections are refused, open ones dropped) until `up()`: a party that is down. */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,16 +51,28 @@ export async function startStub(initial: StubHandler): Promise<StubServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     handle(next) {
       handler = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+    down: stop,
+    up: () =>
+      new Promise<void>((resolve, reject) => {
+        if (server.listening) return resolve();
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
       }),
+    close: stop,
   };
 }

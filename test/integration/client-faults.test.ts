@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServerResponse } from 'node:http';
 import type { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngineClient } from '../../src/clients/engine-client.ts';
@@ -12,6 +11,7 @@ import { createTranslateClient } from '../../src/clients/translate-client.ts';
 import { DownstreamError, type DownstreamParty } from '../../src/errors.ts';
 import type { EngineRequest } from '../../schemas/engine.schema.ts';
 import { CALLER_API_KEY, chatRequest } from '../helpers/fixtures.ts';
+import { FAULTS, misbehave, type Fault } from '../helpers/party-faults.ts';
 import { startStub, type StubServer } from '../helpers/stub-server.ts';
 
 /*
@@ -23,37 +23,16 @@ import { startStub, type StubServer } from '../helpers/stub-server.ts';
 
 const TIMEOUT_MS = 300;
 
-type Fault = 'refused' | 'reset mid-answer' | 'slow past its timeout' | '5xx' | 'malformed JSON' | 'out of contract';
-const FAULTS: readonly [Fault, RegExp][] = [
-  ['refused', /: unreachable/],
-  ['reset mid-answer', /: unreachable/],
-  ['slow past its timeout', /: timed out/],
-  ['5xx', /: answered 503/],
-  ['malformed JSON', /: answered (invalid|malformed) JSON/],
-  ['out of contract', /: answer out of contract/],
-];
-
-function misbehave(fault: Fault, res: ServerResponse): void {
-  const json = (status: number, text: string): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(text);
-  switch (fault) {
-    case 'reset mid-answer':
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"response": "Our off');
-      setTimeout(() => res.socket?.destroy(), 20);
-      return;
-    case 'slow past its timeout':
-      setTimeout(() => json(200, '{}'), TIMEOUT_MS * 3);
-      return;
-    case '5xx':
-      return json(503, '{"errors": [{"message": "down"}]}');
-    case 'malformed JSON':
-      return json(200, '{"data": {"createServiceMessage": ');
-    case 'out of contract':
-      return json(200, '{"data": {"createServiceMessage": {"id": 7}}, "units": "many", "translated_text": 3, "response": 1}');
-    case 'refused':
-      return;
-  }
-}
+const FAULT_REASONS: Readonly<Record<Fault, RegExp>> = {
+  refused: /: unreachable/,
+  'reset before answering': /: unreachable/,
+  'reset mid-answer': /: unreachable/,
+  'slow past its timeout': /: timed out/,
+  '5xx': /: answered 503/,
+  'malformed JSON': /: answered (invalid|malformed) JSON/,
+  'out of contract': /: answer out of contract/,
+};
+const CASES = FAULTS.map((fault) => [fault, FAULT_REASONS[fault]] as const);
 
 let stub: StubServer;
 let fault: Fault = '5xx';
@@ -61,7 +40,7 @@ let refusedUrl: string;
 const pools: Pool[] = [];
 
 beforeAll(async () => {
-  stub = await startStub((_req, res) => misbehave(fault, res));
+  stub = await startStub((_req, res) => misbehave(fault, res, TIMEOUT_MS * 3));
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   refusedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
@@ -99,7 +78,7 @@ const CALLS: Record<Exclude<DownstreamParty, 'handoff'>, () => Promise<unknown>>
 };
 
 describe.each(Object.keys(CALLS) as (keyof typeof CALLS)[])('%s client', (name) => {
-  it.each(FAULTS)('%s -> DownstreamError naming the party', async (which, reason) => {
+  it.each(CASES)('%s -> DownstreamError naming the party', async (which, reason) => {
     fault = which;
     const before = stub.requests.length;
     const failure = await CALLS[name]().catch((err: unknown) => err);

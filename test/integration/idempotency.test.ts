@@ -52,8 +52,10 @@ describe('a retried chat with the same Idempotency-Key', () => {
     expect(graphqlAfterFirst).toBeGreaterThan(graphqlBefore);
 
     const waitsBefore = await metric('chat_adapter_session_turn_wait_seconds_count{outcome="turn"}');
+    const replayedBefore = await metric('chat_adapter_idempotent_requests_total{outcome="replayed"}');
     const replays = [await chat(payload, key), await chat(payload, key)];
     expect(await metric('chat_adapter_session_turn_wait_seconds_count{outcome="turn"}')).toBe(waitsBefore); // a replay never waits its turn
+    expect(await metric('chat_adapter_idempotent_requests_total{outcome="replayed"}')).toBe(replayedBefore + 2);
     for (const replay of replays) {
       expect(replay.statusCode).toBe(200);
       expect(replay.headers['idempotent-replayed']).toBe('true');
@@ -99,8 +101,10 @@ describe('a retried chat with the same Idempotency-Key', () => {
     const payload = chatRequest({ message: 'Do you have parking?' });
     const first = await chat(payload, key);
     const engineBefore = engineCalls();
+    const mismatchBefore = await metric('chat_adapter_idempotent_requests_total{outcome="mismatch"}');
     const other = await chat({ ...payload, message: 'Do you have a gym?' }, key);
     expect(other.statusCode).toBe(422);
+    expect(await metric('chat_adapter_idempotent_requests_total{outcome="mismatch"}')).toBe(mismatchBefore + 1);
     expect(other.json()).toEqual({ detail: expect.stringContaining('different request') });
     expect(engineCalls()).toBe(engineBefore);
     expect((await chat(payload, key)).body).toBe(first.body);

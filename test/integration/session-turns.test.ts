@@ -45,6 +45,26 @@ describe('one turn at a time per session', () => {
     expect((await slow).statusCode).toBe(200);
   });
 
+  it('checks the Idempotency-Key before a message waits its turn: a bad key is a 400 while the session is still busy', async () => {
+    harness.svc.stubs.engine.handle((_req, res) => void setTimeout(() => sendJson(res, 200, engineReply()), 1500));
+    const session_id = newSessionId();
+    let firstAnswered = false;
+    const first = harness.chat(chatRequest({ session_id })).then((res) => {
+      firstAnswered = true;
+      return res;
+    });
+    await sleep(100);
+    const engineCalls = harness.svc.stubs.engine.requests.length;
+    const refused = await harness.chat(chatRequest({ session_id }), { 'idempotency-key': '"not closed' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().detail.message).toContain("'Idempotency-Key'");
+    // Refused while the turn ahead of it still ran: it never waited for it, and called nothing.
+    expect(firstAnswered).toBe(false);
+    expect(refused.headers['server-timing'] ?? '').not.toMatch(/waitForTurn/);
+    expect(harness.svc.stubs.engine.requests.length).toBe(engineCalls);
+    expect((await first).statusCode).toBe(200);
+  });
+
   it('leaves no per-session state once the sessions are idle, and reports the time waited', async () => {
     const before = await harness.svc.metrics.scrape();
     const count = (text: string) => Number(/chat_adapter_session_turn_wait_seconds_count\{outcome="turn"\} (\d+)/.exec(text)?.[1] ?? 0);

@@ -73,4 +73,21 @@ describe('local (SQLite) outbox', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('writes its file in WAL mode (issue 10: crash-safe without an fsync per handoff)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-sqlite-'));
+    const file = join(dir, 'handoff-outbox.sqlite');
+    const outbox = local(quiet, file);
+    try {
+      await outbox.enqueue(handoff());
+      const { DatabaseSync } = await import('node:sqlite');
+      // The journal mode is kept in the file itself: any later opener sees it.
+      const db = new DatabaseSync(file);
+      expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      db.close();
+    } finally {
+      await outbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -160,6 +160,26 @@ describe('GET /openapi.json with ROUTE_PREFIX', () => {
   });
 });
 
+describe('GET /openapi.json with ADMIN_API_KEY', () => {
+  const withAdmin = useStubbedService({ ADMIN_API_KEY: 'admin-KEY-for-openapi-tests-0' });
+  it('documents the admin routes behind the bearer scheme, with their statuses, and stays valid', async () => {
+    const doc = (await withAdmin.svc.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const list = doc.paths['/admin/handoffs']?.get;
+    const retry = doc.paths['/admin/handoffs/{handoff_id}/retry']?.post;
+    for (const op of [list, retry]) {
+      expect(op?.security).toEqual([{ bearerAuth: [] }]);
+      expect(op?.responses['401'].content['application/json'].schema.properties.detail.type).toBe('string');
+    }
+    expect(list.parameters.map((p: Json) => [p.in, p.name])).toEqual(expect.arrayContaining([['query', 'status']]));
+    expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '503']));
+    expect(retry.parameters.map((p: Json) => [p.in, p.name])).toEqual([['path', 'handoff_id']]);
+    expect(Object.keys(retry.responses)).toEqual(expect.arrayContaining(['202', '401', '404', '409']));
+    expect((await validate(doc)).errors).toBeUndefined();
+    // The key itself is never in the document.
+    expect(JSON.stringify(doc)).not.toContain('admin-KEY-for-openapi-tests-0');
+  });
+});
+
 describe('documentRoute', () => {
   it('puts /admin routes (served by another feature) behind the bearer scheme, with no anonymous option', () => {
     const transform = documentRoute('');

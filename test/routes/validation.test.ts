@@ -3,7 +3,14 @@ import { chatRequest } from '../helpers/fixtures.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 
 const harness = useStubbedService();
-const post = (payload: unknown, headers: Record<string, string> = {}) => harness.chat(payload, headers);
+/** Posts a chat; a 4xx answer must have called no party (issue 11: the engine and GraphQL stubs get no call). */
+async function post(payload: unknown, headers: Record<string, string> = {}) {
+  const stubs = Object.values(harness.svc.stubs);
+  const before = stubs.map((s) => s.requests.length);
+  const res = await harness.chat(payload, headers);
+  if (res.statusCode >= 400) expect(stubs.map((s) => s.requests.length), `calls made for a ${res.statusCode}`).toEqual(before);
+  return res;
+}
 
 /** Asserts the exact 400 body of CONTRACTS 2 and that its message names `field`. */
 async function expect400(payload: unknown, field: string, headers: Record<string, string> = {}) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DownstreamError } from '../../src/errors.ts';
+import { DownstreamError, OutboundRequestError } from '../../src/errors.ts';
 import { answerFromPropertyApi } from '../../steps/answer-from-property-api.ts';
 import { engineReply } from '../helpers/fixtures.ts';
 import { fakeDeps } from './fake-deps.ts';
@@ -59,6 +59,14 @@ describe('answerFromPropertyApi', () => {
     expect(patch.engineReply?.not_available).toEqual(['floor_plans']);
     expect(patch.engineReply?.response).toMatch(/not available|right now/i);
     expect(calls.logs.map((l) => l.level)).toContain('warn');
+  });
+
+  it('a request the service could not build is its own failure: thrown (a 500), not a polite reply blaming the API', async () => {
+    const failure = new OutboundRequestError('propertyApi', new TypeError('Do not know how to serialize a BigInt'));
+    const { deps, calls } = fakeDeps({ propertyApi: { units: async () => { throw failure; } } });
+    const ctx = answeredContext(validRequest(), { engineReply: adapter('units') });
+    await expect(answerFromPropertyApi(ctx, deps)).rejects.toBe(failure);
+    expect(calls.logs).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DownstreamError } from '../../src/errors.ts';
+import { DownstreamError, OutboundRequestError } from '../../src/errors.ts';
 import type { Language } from '../../schemas/engine.schema.ts';
 import { translateReply } from '../../steps/translate-reply.ts';
 import { fakeDeps, fakeTranslation, type FakeOptions } from './fake-deps.ts';
@@ -69,5 +69,13 @@ describe('translateReply (CONTRACTS 3.2)', () => {
     for (const secret of [RESPONSE, FOLLOW_UP, 'Maria', '555 2671', 'pool opens']) {
       expect(logged).not.toContain(secret);
     }
+  });
+
+  it('a request the service could not build is its own failure: thrown (a 500), not an English reply blaming translate', async () => {
+    const failure = new OutboundRequestError('translate', new TypeError('Do not know how to serialize a BigInt'));
+    const translate = async () => {
+      throw failure;
+    };
+    await expect(run('es', 'en', FOLLOW_UP, { translate })).rejects.toBe(failure);
   });
 });

@@ -138,15 +138,18 @@ describe('logs at LOG_LEVEL=trace', () => {
   });
 });
 
-describe('logs at LOG_LEVEL=trace with CALLER_API_KEYS set', () => {
+describe('logs at LOG_LEVEL=trace with CALLER_API_KEYS and ADMIN_API_KEY set', () => {
   const WEB_KEY = 'web-LOGGED-never-0123456789';
   const PARTNER_KEY = 'partner-LOGGED-never-9876543210';
   const GUESSED_KEY = 'guessed-LOGGED-never-5555555555';
+  const ADMIN_KEY = 'admin-LOGGED-never-4444444444';
+  const GUESSED_ADMIN_KEY = 'admin-LOGGED-never-4444444445';
   let keyed: StubbedService;
   beforeAll(async () => {
     keyed = await startStubbedService({
       LOG_LEVEL: 'trace',
       CALLER_API_KEYS: `web:${WEB_KEY},partner:${PARTNER_KEY}:1234123412341234123`,
+      ADMIN_API_KEY: ADMIN_KEY,
       RATE_LIMIT_SESSION_PER_MIN: '1',
     });
     const send = (key: string, payload: unknown) =>
@@ -157,20 +160,32 @@ describe('logs at LOG_LEVEL=trace with CALLER_API_KEYS set', () => {
     expect((await send(GUESSED_KEY, session)).statusCode).toBe(401);
     expect((await send(PARTNER_KEY, chatRequest({ message: CONTACT_MESSAGE }))).statusCode).toBe(403);
     expect((await send(WEB_KEY, { ...chatRequest(), schedule_information: JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)) as object })).statusCode).toBe(400);
+    const admin = (key: string) => keyed.app.inject({ method: 'GET', url: '/admin/handoffs?status=dead', headers: { authorization: `Bearer ${key}` } });
+    expect((await admin(ADMIN_KEY)).statusCode).toBe(200);
+    expect((await admin(GUESSED_ADMIN_KEY)).statusCode).toBe(401);
+    // A caller key is no admin key, nor the other way round.
+    expect((await admin(WEB_KEY)).statusCode).toBe(401);
+    expect((await send(ADMIN_KEY, chatRequest())).statusCode).toBe(401);
     await keyed.close();
   }, 20_000);
 
-  it('hold neither the keys nor a presented unknown key, and name the caller on its request lines', () => {
+  it('hold neither the caller keys, the admin key, nor a presented unknown key, and name the caller on its request lines', () => {
     const text = keyed.logs.join('');
-    for (const key of [WEB_KEY, PARTNER_KEY, GUESSED_KEY]) expect(text).not.toContain(key);
+    for (const key of [WEB_KEY, PARTNER_KEY, GUESSED_KEY, ADMIN_KEY, GUESSED_ADMIN_KEY]) expect(text).not.toContain(key);
+    // Not even a part of one (the shared prefix is not secret).
+    expect(text).not.toMatch(/never-\d{6}/);
     expect(leaks(text)).toEqual([]);
     const completed = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogLine).filter((l) => l.msg === 'request completed');
-    expect(completed.map((l) => [l.status, l.caller])).toEqual([
-      [200, 'web'],
-      [429, 'web'],
-      [401, undefined],
-      [403, 'partner'],
-      [400, 'web'],
+    expect(completed.map((l) => [l.route, l.status, l.caller])).toEqual([
+      ['/chat_adapter', 200, 'web'],
+      ['/chat_adapter', 429, 'web'],
+      ['/chat_adapter', 401, undefined],
+      ['/chat_adapter', 403, 'partner'],
+      ['/chat_adapter', 400, 'web'],
+      ['/admin/handoffs', 200, undefined],
+      ['/admin/handoffs', 401, undefined],
+      ['/admin/handoffs', 401, undefined],
+      ['/chat_adapter', 401, undefined],
     ]);
   });
 });

@@ -151,6 +151,17 @@ describe('loadConfig: a bad value stops with an InvalidConfigError naming the va
   });
 });
 
+describe('loadConfig: the chat deadline (CONTRACTS 6.1)', () => {
+  it('is 25 s by default and can be set', () => {
+    expect(load({}).requestTimeoutMs).toBe(25_000);
+    expect(load({ REQUEST_TIMEOUT_MS: '8000' }).requestTimeoutMs).toBe(8000);
+  });
+
+  it.each(['0', '2.5', 'soon'])('refuses REQUEST_TIMEOUT_MS=%s', (value) => {
+    expect(badVariables({ REQUEST_TIMEOUT_MS: value })).toEqual(['REQUEST_TIMEOUT_MS']);
+  });
+});
+
 describe('loadConfig: idempotent requests (CONTRACTS 6.2)', () => {
   it('keeps answers one day and at most 20,000 in process by default; both can be set', () => {
     expect(load({})).toMatchObject({ idempotencyTtlSeconds: 86_400, idempotencyMaxKeys: 20_000 });
