@@ -1,0 +1,70 @@
+/**
+ * Debian packages unpacked (never installed) into a git-ignored cache folder of the repository, so
+ * that tests can use a real program on a fresh machine with no step before them: `apt-get download`
+ * + `dpkg -x` need no system-wide install, only the package registry. Fetched once, reused later.
+ */
+import { execFile } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+
+export const run = promisify(execFile);
+
+/** The program named `name` on `path`, if any. */
+export function onPath(name: string, path: string): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined;
+}
+
+/** The first meaningful line of a failed command, for a one-line report. */
+export function firstLine(err: unknown): string {
+  const e = err as { stderr?: string; message?: string; code?: unknown; path?: string };
+  if (e.code === 'ENOENT' && e.path !== undefined) return `${e.path} is not installed`;
+  const text = ((e.stderr ?? '').trim() || (e.message ?? String(err))).trim();
+  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
+}
+
+async function download(folder: string, packages: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const options = { cwd: folder, env, timeout: 300_000 };
+  try {
+    await run('apt-get', ['download', ...packages], options);
+  } catch {
+    // A fresh machine may have no package lists yet.
+    await run('apt-get', ['update', '-qq'], options);
+    await run('apt-get', ['download', ...packages], options);
+  }
+}
+
+/** Downloads and unpacks `packages` into a private folder, then moves it to `cacheDir` in one rename. */
+export async function fetchDebianPackages(packages: readonly string[], cacheDir: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const parent = join(cacheDir, '..');
+  mkdirSync(parent, { recursive: true });
+  const staging = mkdtempSync(join(parent, 'staging-'));
+  try {
+    const debs = join(staging, 'debs');
+    const root = join(staging, 'root');
+    mkdirSync(debs);
+    mkdirSync(root);
+    await download(debs, packages, env);
+    for (const file of readdirSync(debs).filter((f) => f.endsWith('.deb'))) {
+      await run('dpkg', ['-x', join(debs, file), root], { env });
+    }
+    try {
+      renameSync(root, cacheDir);
+    } catch (err) {
+      // Another run got there first: its copy is as good as ours.
+      if (!existsSync(cacheDir)) throw err;
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
