@@ -136,6 +136,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     onExportError: (reason) => logger.warn({ reason }, 'span export failed'),
     ...extra,
     disabled: config.disableTracing,
+    sampler: config.tracesSampler,
     otlpEndpoint: config.otlpEndpoint,
     environment: config.environment,
     serviceVersion: SERVICE_VERSION,

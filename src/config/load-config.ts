@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
+import { readTracesSampler } from './sampler-config.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
   ConfigError,
@@ -102,6 +103,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     graphqlAuthorization,
     graphqlApiKey,
     disableTracing: envBoolean(env, 'DISABLE_TRACING', false),
+    tracesSampler: readTracesSampler(env),
     recordMessageText: envBoolean(env, 'TRACE_MESSAGE_TEXT', false),
     otlpEndpoint: otlpEndpoint === undefined ? undefined : checkUrl('OTEL_EXPORTER_OTLP_ENDPOINT', otlpEndpoint),
     redisUrl: redisUrl === undefined ? undefined : checkUrl('REDIS_URL', redisUrl, ['redis:', 'rediss:']),

@@ -8,6 +8,9 @@ import {
   AlwaysOnSampler,
   BatchSpanProcessor,
   NodeTracerProvider,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
@@ -27,9 +30,36 @@ function installGlobals(): void {
   globalsInstalled = true;
 }
 
+/** OTEL_TRACES_SAMPLER (standard names) and its ratio, OTEL_TRACES_SAMPLER_ARG. */
+export interface SamplerChoice {
+  readonly name: string;
+  readonly ratio: number;
+}
+
+/** The standard samplers by their OTEL_TRACES_SAMPLER name; `parentbased_always_on` (the standard default) otherwise. */
+function samplerFor(choice: SamplerChoice | undefined): Sampler {
+  const ratio = () => new TraceIdRatioBasedSampler(choice?.ratio ?? 1);
+  switch (choice?.name) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return ratio();
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: ratio() });
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
 export interface TracingOptions {
   /** DISABLE_TRACING: spans are not recorded, but trace ids are still made and propagated. */
   readonly disabled: boolean;
+  /** Which traces are recorded (when not disabled); default: all, following an incoming `traceparent`'s decision. */
+  readonly sampler?: SamplerChoice;
   /**
    * OTEL_EXPORTER_OTLP_ENDPOINT (base address, e.g. `http://collector:4318`): spans go in batches,
    * over OTLP/HTTP (JSON), to `<endpoint>/v1/traces`. Unset: nothing is exported.
@@ -66,7 +96,7 @@ export function createTracing(options: TracingOptions): Tracing {
     processors.push(new BatchSpanProcessor(reportingExporter(exporter, options.onExportError)));
   }
   const provider = new NodeTracerProvider({
-    sampler: options.disabled ? new AlwaysOffSampler() : new AlwaysOnSampler(),
+    sampler: options.disabled ? new AlwaysOffSampler() : samplerFor(options.sampler),
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: 'chat-adapter',
       ...(options.serviceVersion !== undefined && { [ATTR_SERVICE_VERSION]: options.serviceVersion }),
