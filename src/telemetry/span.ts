@@ -1,5 +1,6 @@
 import { SpanStatusCode, type Attributes, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
 import { describeError } from './safe-error.ts';
+import { spanNow } from './span-clock.ts';
 
 export interface SpanOptions {
   readonly kind?: SpanKind;
@@ -18,14 +19,15 @@ export function recordError(span: Span, err: unknown): void {
  * it throws, and ends the span on every path.
  */
 export async function recordSpan<T>(tracer: Tracer, name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, options, async (span) => {
+  // Timed on the span clock, like the step and server spans, so a child never seems to start before its parent.
+  return tracer.startActiveSpan(name, { ...options, startTime: spanNow() }, async (span) => {
     try {
       return await fn(span);
     } catch (err) {
       recordError(span, err);
       throw err;
     } finally {
-      span.end();
+      span.end(spanNow());
     }
   });
 }
