@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
@@ -40,24 +41,24 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registers = [registry];
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
-  const requestDuration = new Histogram({
+  const requestDuration = new BoundHistogram({
     name: 'chat_adapter_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route template and status code.',
-    labelNames: ['method', 'route', 'status_code'] as const,
+    labelNames: ['method', 'route', 'status_code'],
     buckets: CALL_BUCKETS,
     registers,
   });
-  const stepDuration = new Histogram({
+  const stepDuration = new BoundHistogram({
     name: 'chat_adapter_step_duration_seconds',
     help: 'Time each pipeline step took, by step and outcome (ok, error).',
-    labelNames: ['step', 'outcome'] as const,
+    labelNames: ['step', 'outcome'],
     buckets: STEP_BUCKETS,
     registers,
   });
-  const downstreamDuration = new Histogram({
+  const downstreamDuration = new BoundHistogram({
     name: 'chat_adapter_downstream_duration_seconds',
     help: 'Time of each HTTP attempt to a downstream party (retries count separately), by party and outcome.',
-    labelNames: ['party', 'outcome'] as const,
+    labelNames: ['party', 'outcome'],
     buckets: CALL_BUCKETS,
     registers,
   });
@@ -86,17 +87,37 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   // Zero-valued series exist from the start, so rates and alerts work before the first event.
   for (const result of ['hit', 'miss', 'error'] as const) cacheLookups.inc({ result }, 0);
 
+  // Each label set is bound to its histogram child once, on first use, and kept for the process's life
+  // (steps, parties, routes and statuses are a small fixed set).
+  const requestChildren = new Map<string, HistogramChild>();
+  const bound = (histogram: BoundHistogram, byOutcome: Map<string, HistogramChild>[], outcome: number, name: string): HistogramChild => {
+    let child = byOutcome[outcome]!.get(name);
+    if (child === undefined) {
+      child = histogram.child(name, outcome === 0 ? 'ok' : 'error');
+      byOutcome[outcome]!.set(name, child);
+    }
+    return child;
+  };
+  const stepChildren = [new Map<string, HistogramChild>(), new Map<string, HistogramChild>()];
+  const downstreamChildren = [new Map<string, HistogramChild>(), new Map<string, HistogramChild>()];
+
   return {
     registry,
     scrape: () => registry.metrics(),
     observeRequest(method, route, statusCode, seconds) {
-      requestDuration.observe({ method, route, status_code: String(statusCode) }, seconds);
+      const key = `${method} ${statusCode} ${route}`;
+      let child = requestChildren.get(key);
+      if (child === undefined) {
+        child = requestDuration.child(method, route, String(statusCode));
+        requestChildren.set(key, child);
+      }
+      child.observe(seconds);
     },
     observeStep(step, seconds, ok) {
-      stepDuration.observe({ step, outcome: ok ? 'ok' : 'error' }, seconds);
+      bound(stepDuration, stepChildren, ok ? 0 : 1, step).observe(seconds);
     },
     observeDownstream(party, seconds, failure) {
-      downstreamDuration.observe({ party, outcome: failure === undefined ? 'ok' : 'error' }, seconds);
+      bound(downstreamDuration, downstreamChildren, failure === undefined ? 0 : 1, party).observe(seconds);
       if (failure !== undefined) downstreamErrors.inc({ party, reason: failure });
     },
     countCacheLookup(result) {
