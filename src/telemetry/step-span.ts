@@ -12,6 +12,8 @@ import {
 } from './attributes.ts';
 import { recordError } from './span.ts';
 import { spanTime } from './span-clock.ts';
+import { TimedSpan } from './timed-span.ts';
+import { spanSinkOf } from './tracing.ts';
 
 /** The step that asks the engine: its span is the GenAI operation (the HTTP call is its child). */
 export const ENGINE_STEP = 'askEngine';
@@ -97,22 +99,28 @@ export interface StepSpans {
  * the start and end times of the step's latency figure. Only a step that calls other parties has
  * its span active while it runs (so the spans of its calls are its children); the others get theirs
  * built when they end, with no context switch. When `parent` records nothing (tracing disabled, or a
- * trace not sampled) no step span is made at all: each would be a non-recording child.
+ * trace not sampled) no step span is made at all: each would be a non-recording child. The spans
+ * go straight to the span processors (timed-span.ts) when the tracer was made by createTracing.
  * `source` is the request's context, read when the engine step starts and ends.
  */
 export function stepSpans(tracer: Tracer, parent: Span, source: StepSpanSource, options: StepSpanOptions = {}): StepSpans {
   const recording = parent.isRecording();
   const parentContext = trace.setSpan(ROOT_CONTEXT, parent);
+  const sink = spanSinkOf(tracer);
+  const start = (name: string, startedAt: number): Span =>
+    sink === undefined
+      ? tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: spanTime(startedAt) }, parentContext)
+      : new TimedSpan(sink, name, parent.spanContext(), spanTime(startedAt));
   return {
     enter(name, startedAt) {
       if (!recording || STEPS_WITHOUT_CALLS.has(name)) return undefined;
-      const attributes = name === ENGINE_STEP ? engineStart(source, options) : undefined;
-      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: spanTime(startedAt), ...(attributes && { attributes }) }, parentContext);
+      const span = start(name, startedAt);
+      if (name === ENGINE_STEP) span.setAttributes(engineStart(source, options));
       return new ActiveStep(span, parentContext);
     },
     leave(timing, startedAt, endedAt, scope, result) {
       if (!recording) return;
-      const span = scope?.span ?? tracer.startSpan(timing.name, { kind: SpanKind.INTERNAL, startTime: spanTime(startedAt) }, parentContext);
+      const span = scope?.span ?? start(timing.name, startedAt);
       if (!timing.ok) recordError(span, result);
       else if (timing.name === ENGINE_STEP) engineResult(span, result, source);
       span.end(spanTime(endedAt));

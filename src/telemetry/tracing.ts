@@ -15,8 +15,19 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
 import { reportingExporter } from './reporting-exporter.ts';
+import type { SpanSink } from './timed-span.ts';
 
 let globalsInstalled = false;
+
+const TRACER_NAME = 'chat-adapter';
+
+/** The resource, scope and processors behind each tracer made here, for spans recorded without the SDK's span path. */
+const sinks = new WeakMap<Tracer, SpanSink>();
+
+/** Where spans of `tracer` go, when it was made by createTracing (see timed-span.ts). */
+export function spanSinkOf(tracer: Tracer): SpanSink | undefined {
+  return sinks.get(tracer);
+}
 
 /**
  * Context propagation is process-wide (AsyncLocalStorage + W3C trace context); installed once so
@@ -95,18 +106,22 @@ export function createTracing(options: TracingOptions): Tracing {
     });
     processors.push(new BatchSpanProcessor(reportingExporter(exporter, options.onExportError)));
   }
+  const resource = resourceFromAttributes({
+    [ATTR_SERVICE_NAME]: 'chat-adapter',
+    ...(options.serviceVersion !== undefined && { [ATTR_SERVICE_VERSION]: options.serviceVersion }),
+    ...(options.environment !== undefined && { [ATTR_DEPLOYMENT_ENVIRONMENT_NAME]: options.environment }),
+  });
+  // Disabled: nothing is recorded, so nothing is handed to a processor.
+  const spanProcessors = options.disabled ? [] : processors;
   const provider = new NodeTracerProvider({
     sampler: options.disabled ? new AlwaysOffSampler() : samplerFor(options.sampler),
-    resource: resourceFromAttributes({
-      [ATTR_SERVICE_NAME]: 'chat-adapter',
-      ...(options.serviceVersion !== undefined && { [ATTR_SERVICE_VERSION]: options.serviceVersion }),
-      ...(options.environment !== undefined && { [ATTR_DEPLOYMENT_ENVIRONMENT_NAME]: options.environment }),
-    }),
-    // Disabled: nothing is recorded, so nothing is handed to a processor.
-    spanProcessors: options.disabled ? [] : processors,
+    resource,
+    spanProcessors,
   });
+  const tracer = provider.getTracer(TRACER_NAME);
+  sinks.set(tracer, { resource, scope: { name: TRACER_NAME }, processors: spanProcessors });
   return {
-    tracer: provider.getTracer('chat-adapter'),
+    tracer,
     shutdown: () =>
       provider.shutdown().catch((err: unknown) => {
         options.onExportError?.(`at shutdown: ${err instanceof Error ? err.message : String(err)}`);

@@ -34,6 +34,13 @@ describe('step spans and the request id', () => {
       previousEnd = ms(step.endTime);
     }
     expect(ms(server.endTime)).toBeGreaterThanOrEqual(previousEnd);
+    // Exported alike: the same resource and instrumentation scope as the SDK's own spans, sampled as their parent.
+    for (const step of steps) {
+      expect(step.resource).toBe(server.resource);
+      expect(step.instrumentationScope.name).toBe(server.instrumentationScope.name);
+      expect(step.spanContext().traceFlags).toBe(server.spanContext().traceFlags);
+      expect(step.spanContext().spanId).toMatch(/^[0-9a-f]{16}$/);
+    }
     // The client spans sit inside their steps on the same clock.
     const engine = spanNamed(spans, 'askEngine');
     const call = childrenOf(spans, engine)[0]!;
