@@ -70,7 +70,7 @@ interface BuiltDeps {
 }
 
 /** The real clients for the given addresses (from config, or from the embedded local stack). */
-function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseLogger: Logger, tracer: Tracer, metrics: Metrics): BuiltDeps {
+async function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseLogger: Logger, tracer: Tracer, metrics: Metrics): Promise<BuiltDeps> {
   // Lines logged by steps and clients get the active request's trace_id.
   const logger: Logger = traceScopedLogger(baseLogger);
   const outbound: OutboundTelemetry = { tracer, metrics };
@@ -81,7 +81,7 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
     return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound };
   };
   const graphql = party('graphql');
-  const cache = createSessionCache({
+  const cache = await createSessionCache({
     redisUrl: config.redisUrl,
     ttlSeconds: config.cacheTtlSeconds,
     maxSessions: config.cacheMaxSessions,
@@ -142,7 +142,7 @@ export async function composeService(config: Config, logger: PinoLogger, extra: 
     serviceVersion: SERVICE_VERSION,
   });
   const metrics = createMetrics();
-  const built = createDeps(config, parties.urls, logger, tracing.tracer, metrics);
+  const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics);
   const app = buildApp({
     deps: built.deps,
     tracer: tracing.tracer,

@@ -6,7 +6,7 @@
  * baseline of the same round, then the median over rounds.
  *
  *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 3] [--connections 20]
- *                    [--variants tracing,notrace | --all] [--node-args "--max-semi-space-size=16"]
+ *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=16 ...]
  *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record]
  *                    [--out bench-results/latest.json]
  *
@@ -15,7 +15,7 @@
  * also writes docs/bench/<date>-<label>.json, the figures the README quotes.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '20' },
     variants: { type: 'string' },
     all: { type: 'boolean', default: false },
-    'node-args': { type: 'string', default: '' },
+    'node-args': { type: 'string', multiple: true },
     'cpu-prof': { type: 'boolean', default: false },
     compare: { type: 'string' },
     label: { type: 'string', default: '' },
@@ -47,6 +47,12 @@ const { values: args } = parseArgs({
   },
 });
 
+/** The Node flags `npm start` gives the service (e.g. `--max-semi-space-size=8`): measured as it runs. */
+function startFlags(dir: string): string[] {
+  const start = (JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
+  return (/\bnode((?:\s+--\S+)*)\s/.exec(start)?.[1] ?? '').split(' ').filter((a) => a !== '');
+}
+
 const settings = {
   rounds: Number(args.rounds ?? (args.quick ? 2 : 3)),
   /** Measured seconds per target and round, in `slices` turns of seconds/slices each. */
@@ -54,8 +60,12 @@ const settings = {
   slices: Number(args.slices ?? (args.quick ? 2 : 4)),
   warmupSeconds: Number(args.warmup ?? (args.quick ? 2 : 3)),
   connections: Number(args.connections),
-  /** Node flags for the service process only (the baseline runs with Node's defaults). */
-  serviceNodeArgs: args['node-args'].split(' ').filter((a) => a !== ''),
+  /**
+   * Node flags for the service processes only (the baseline runs with Node's defaults); by default
+   * those of each checkout's `npm start`. Given more than once, each set is a target of its own
+   * (suffix #1, #2, ...), to compare flags in one run (`--node-args=` is none).
+   */
+  serviceNodeArgs: args['node-args']?.map((set) => set.split(' ').filter((a) => a !== '')),
 };
 const variants: Variant[] = args.all ? [...VARIANTS] : pickVariants(args.variants?.split(',') ?? DEFAULT_VARIANTS);
 const resultsDir = resolve(ROOT, 'bench-results');
@@ -148,14 +158,19 @@ const redis = variants.some((v) => v.needsRedis === true) ? await startRedis() :
 const rows: Row[] = [];
 console.log(
   `${settings.rounds} rounds; per target and round ${settings.warmupSeconds}s warm-up + ${settings.seconds}s measured in ${settings.slices} turns, ${settings.connections} connections; ` +
-    `variants: ${variants.map((v) => v.name).join(', ')}${settings.serviceNodeArgs.length > 0 ? `; service node args: ${settings.serviceNodeArgs.join(' ')}` : ''}`,
+    `variants: ${variants.map((v) => v.name).join(', ')}`,
 );
-console.log(ROW_HEADER);
 /** This checkout's service, and (--compare) the same variants of other checkouts, e.g. the code before a change. */
-const checkouts = [{ dir: ROOT, suffix: '' }, ...(args.compare?.split(',') ?? []).map((dir) => ({ dir: resolve(dir), suffix: `@${basename(dir)}` }))];
+const checkoutDirs = [{ dir: ROOT, suffix: '' }, ...(args.compare?.split(',') ?? []).map((dir) => ({ dir: resolve(dir), suffix: `@${basename(dir)}` }))];
+const checkouts = checkoutDirs.flatMap(({ dir, suffix }) => {
+  const sets = settings.serviceNodeArgs ?? [startFlags(dir)];
+  return sets.map((nodeArgs, i) => ({ dir, nodeArgs, suffix: sets.length > 1 ? `${suffix}#${i + 1}` : suffix }));
+});
+for (const { dir, nodeArgs, suffix } of checkouts) console.log(`service${suffix}: ${dir}, node ${[...nodeArgs, 'src/server.ts'].join(' ')}`);
+console.log(ROW_HEADER);
 const targets: Target[] = [
   { name: 'baseline', start: () => startNode({ name: 'baseline', script: resolve(ROOT, 'scripts/bench/baseline.ts'), cwd: ROOT, env: { STUB_URL: stubs.url } }) },
-  ...checkouts.flatMap(({ dir, suffix }) => variants.map((variant) => ({
+  ...checkouts.flatMap(({ dir, nodeArgs, suffix }) => variants.map((variant) => ({
     name: `${variant.name}${suffix}`,
     variant,
     start: () =>
@@ -164,7 +179,7 @@ const targets: Target[] = [
         script: resolve(dir, 'src/server.ts'),
         cwd: dir,
         env: { ...serviceEnv(stubs.url), ...variant.env({ stubUrl: stubs.url, ...(redis !== undefined && { redisUrl: redis.url }) }) },
-        nodeArgs: [...settings.serviceNodeArgs, ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+        nodeArgs: [...nodeArgs, ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
         stdoutFile: resolve(resultsDir, `service-${variant.name}${suffix}.log`),
       }),
   }))),
@@ -191,6 +206,7 @@ const results = {
   commit: gitDescription(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, loadavgBefore: loadBefore.map((l) => Number(l.toFixed(2))) },
   settings,
+  services: checkouts.map(({ dir, nodeArgs, suffix }) => ({ suffix, dir: dir === ROOT ? '.' : dir, nodeArgs })),
   variants: Object.fromEntries(variants.map((v) => [v.name, v.description])),
   summary,
   rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(2)) : v]))),

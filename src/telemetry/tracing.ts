@@ -1,7 +1,6 @@
 import { context, propagation, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -14,6 +13,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
+import { lazyExporter } from './lazy-exporter.ts';
 import { reportingExporter } from './reporting-exporter.ts';
 import type { SpanSink } from './timed-span.ts';
 
@@ -100,10 +100,10 @@ export function createTracing(options: TracingOptions): Tracing {
   installGlobals();
   const processors: SpanProcessor[] = [...(options.spanProcessors ?? [])];
   if (!options.disabled && options.otlpEndpoint !== undefined) {
-    const exporter = new OTLPTraceExporter({
-      url: `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`,
-      timeoutMillis: options.exportTimeoutMs ?? 5_000,
-    });
+    const url = `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`;
+    const timeoutMillis = options.exportTimeoutMs ?? 5_000;
+    // Loaded only when spans are exported.
+    const exporter = lazyExporter(import('@opentelemetry/exporter-trace-otlp-http').then(({ OTLPTraceExporter }) => new OTLPTraceExporter({ url, timeoutMillis })));
     processors.push(new BatchSpanProcessor(reportingExporter(exporter, options.onExportError)));
   }
   const resource = resourceFromAttributes({

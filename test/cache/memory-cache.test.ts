@@ -68,7 +68,7 @@ describe('memory session cache bound', () => {
 describe('createSessionCache', () => {
   it('uses the in-process cache when no Redis URL is configured', async () => {
     for (const redisUrl of [undefined, '']) {
-      const cache = createSessionCache({ redisUrl });
+      const cache = await createSessionCache({ redisUrl });
       expect(cache.kind).toBe('memory');
       const key = newKey();
       await cache.recordTurn(key, turn(1));

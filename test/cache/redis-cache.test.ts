@@ -89,7 +89,7 @@ describe('redis session cache', () => {
   });
 
   it('is chosen by createSessionCache when a Redis URL is configured', async () => {
-    const cache = createSessionCache({ redisUrl: redis.url });
+    const cache = await createSessionCache({ redisUrl: redis.url });
     expect(cache.kind).toBe('redis');
     await cache.close();
   });
