@@ -61,13 +61,16 @@ export class BoundHistogram {
     for (const registry of config.registers) registry.registerMetric(this as never);
   }
 
-  /** The child for these label values (in `labelNames` order): bind it once and keep it. */
-  child(...values: readonly string[]): HistogramChild {
+  /**
+   * The child for these label values (in `labelNames` order; an undefined value leaves its label
+   * out, as prom-client does for a label not given): bind it once and keep it.
+   */
+  child(...values: readonly (string | undefined)[]): HistogramChild {
     if (values.length !== this.#labelNames.length) throw new TypeError(`${this.name} takes ${this.#labelNames.length} label values`);
-    const key = values.join('\u0000');
+    const key = values.map((v) => (v === undefined ? '\u0001' : v)).join('\u0000');
     let series = this.#series.get(key);
     if (series === undefined) {
-      const labels = Object.fromEntries(this.#labelNames.map((name, i) => [name, values[i]!]));
+      const labels = Object.fromEntries(this.#labelNames.flatMap((name, i) => (values[i] === undefined ? [] : [[name, values[i]!]])));
       series = { labels, counts: new Float64Array(this.#buckets.length + 1), sum: 0, count: 0 };
       this.#series.set(key, series);
     }

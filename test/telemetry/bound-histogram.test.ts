@@ -30,6 +30,19 @@ describe('BoundHistogram', () => {
     expect(await ours.getMetricsAsJSON()).toEqual(await theirs.getMetricsAsJSON());
   });
 
+  it('leaves out a label whose value is undefined, as prom-client does for a label not given', async () => {
+    const ours = new Registry();
+    const theirs = new Registry();
+    const config = { name: 'request_seconds', help: 'Requests.', labelNames: ['route', 'caller'], buckets: BUCKETS };
+    const bound = new BoundHistogram({ ...config, registers: [ours] });
+    const reference = new Histogram({ ...config, registers: [theirs] });
+    bound.child('/chat', undefined).observe(0.02);
+    bound.child('/chat', 'web').observe(0.3);
+    reference.observe({ route: '/chat' }, 0.02);
+    reference.observe({ route: '/chat', caller: 'web' }, 0.3);
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+  });
+
   it('shows a bound child only once observed, and resets to zero with the registry', async () => {
     const registry = new Registry();
     const histogram = new BoundHistogram({ name: 'calls_seconds', help: 'Calls.', labelNames: ['party'], buckets: BUCKETS, registers: [registry] });
