@@ -22,7 +22,7 @@ export interface SpanSink {
 const ids = new RandomIdGenerator();
 
 const toHrTime = (time: TimeInput | undefined): HrTime => {
-  if (time === undefined) return millisToHrTime(spanNow());
+  if (time === undefined) return spanNow();
   if (Array.isArray(time)) return time as HrTime;
   return millisToHrTime(time instanceof Date ? time.getTime() : time);
 };
@@ -47,8 +47,8 @@ export class TimedSpan implements Span, ReadableSpan {
   readonly #context: SpanContext;
   readonly #sink: SpanSink;
 
-  /** A child of `parent` (which must be recording), started at `startTime` (epoch ms). */
-  constructor(sink: SpanSink, name: string, parent: SpanContext, startTime: number) {
+  /** A child of `parent` (which must be recording), started at `startTime` (see span-clock.ts). */
+  constructor(sink: SpanSink, name: string, parent: SpanContext, startTime: HrTime) {
     this.#sink = sink;
     this.resource = sink.resource;
     this.instrumentationScope = sink.scope;
@@ -60,7 +60,7 @@ export class TimedSpan implements Span, ReadableSpan {
       traceFlags: parent.traceFlags,
       ...(parent.traceState !== undefined && { traceState: parent.traceState }),
     };
-    this.startTime = millisToHrTime(startTime);
+    this.startTime = startTime;
   }
 
   spanContext(): SpanContext {
@@ -124,7 +124,7 @@ export class TimedSpan implements Span, ReadableSpan {
     return !this.ended;
   }
 
-  /** Ends at `endTime` (epoch ms) and hands the span to the processors. A second end is ignored. */
+  /** Ends at `endTime` (span-clock.ts) and hands the span to the processors. A second end is ignored. */
   end(endTime?: TimeInput): void {
     if (this.ended) return;
     this.endTime = toHrTime(endTime);

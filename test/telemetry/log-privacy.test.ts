@@ -105,8 +105,8 @@ describe('logs at LOG_LEVEL=trace', () => {
     const traceIds = new Set(answered.map((a) => a.traceId));
     expect(traceIds.size).toBe(answered.length);
     expect(traceIds).toContain('0af7651916cd43dd8448eb211c80319c');
-    // Every line but the process's own (shutdown), Fastify's request lines and ours alike.
-    const requestLines = all.filter((l) => l.msg !== 'service stopped');
+    // Every line that has an id, and every line about a request, a handoff or a translation, must have the response's.
+    const requestLines = all.filter((l) => l.trace_id !== undefined || /^request |handoff|translation/.test(l.msg));
     expect(requestLines.length).toBeGreaterThan(10);
     for (const line of requestLines) {
       expect(line.trace_id, JSON.stringify(line)).toMatch(/^[0-9a-f]{32}$/);
