@@ -5,11 +5,12 @@ import { RandomIdGenerator, type ReadableSpan, type SpanProcessor, type TimedEve
 import { spanNow } from './span-clock.ts';
 
 /*
- * A span whose start and end times the caller gives (a pipeline step's, from its latency figure),
- * handed straight to the span processors when it ends. The SDK's own span path, built for spans of
- * unknown parentage and timing, costs several microseconds per span (sampler, id and attribute
- * validation, clock reads); a step span's parent is the request's recording SERVER span, whose
- * sampling decision it shares. It is exported exactly as an SDK span is (it is a ReadableSpan).
+ * A child span of a recording span of this process (a pipeline step under the request's SERVER
+ * span, a downstream call under its step), with the times the caller gives, handed straight to the
+ * span processors when it ends. The SDK's own span path, built for spans of unknown parentage and
+ * timing, costs several microseconds per span (sampler, id and attribute validation, clock reads);
+ * a child of a recording local span shares its sampling decision under every standard sampler. It
+ * is exported exactly as an SDK span is (it is a ReadableSpan, with the provider's resource and scope).
  */
 
 /** Where spans of one tracer provider go: made by createTracing (tracing.ts). */
@@ -28,7 +29,7 @@ const toHrTime = (time: TimeInput | undefined): HrTime => {
 };
 
 export class TimedSpan implements Span, ReadableSpan {
-  readonly kind = SpanKind.INTERNAL;
+  readonly kind: SpanKind;
   readonly parentSpanContext: SpanContext;
   readonly startTime: HrTime;
   endTime: HrTime = [0, 0];
@@ -48,8 +49,9 @@ export class TimedSpan implements Span, ReadableSpan {
   readonly #sink: SpanSink;
 
   /** A child of `parent` (which must be recording), started at `startTime` (see span-clock.ts). */
-  constructor(sink: SpanSink, name: string, parent: SpanContext, startTime: HrTime) {
+  constructor(sink: SpanSink, name: string, parent: SpanContext, startTime: HrTime, kind: SpanKind = SpanKind.INTERNAL) {
     this.#sink = sink;
+    this.kind = kind;
     this.resource = sink.resource;
     this.instrumentationScope = sink.scope;
     this.name = name;

@@ -47,6 +47,8 @@ describe('step spans and the request id', () => {
     const call = childrenOf(spans, engine)[0]!;
     expect(ms(call.startTime)).toBeGreaterThanOrEqual(ms(engine.startTime));
     expect(ms(call.endTime)).toBeLessThanOrEqual(ms(engine.endTime));
+    expect(call.resource).toBe(server.resource);
+    expect(call.spanContext().traceFlags).toBe(server.spanContext().traceFlags);
   });
 
   it('uses the trace id as the request id: every line of the request has it once, as trace_id, and no other id', async () => {
