@@ -47,7 +47,7 @@ const { values: args } = parseArgs({
   },
 });
 
-/** The Node flags `npm start` gives the service (e.g. `--max-semi-space-size=8`): measured as it runs. */
+/** The Node flags `npm start` gives the service (e.g. `--max-semi-space-size=16`): measured as it runs. */
 function startFlags(dir: string): string[] {
   const start = (JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
   return (/\bnode((?:\s+--\S+)*)\s/.exec(start)?.[1] ?? '').split(' ').filter((a) => a !== '');
