@@ -14,7 +14,16 @@ export interface Started {
   readonly pid: number;
   readonly url: string;
   readonly port: number;
+  /** Set once the process has exited (by itself, or killed by something else than stop()). */
+  readonly exit: () => string | undefined;
   stop(): Promise<void>;
+}
+
+/** `exit code 1` or `signal SIGKILL`, once the child has exited. */
+function exitOf(child: ChildProcess): () => string | undefined {
+  let exit: string | undefined;
+  child.once('exit', (code, signal) => (exit = signal === null ? `exit code ${code}` : `signal ${signal}`));
+  return () => exit;
 }
 
 export async function freePort(): Promise<number> {
@@ -40,7 +49,9 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
 async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, name: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${name} stopped before it was ready (${child.signalCode ?? `exit code ${child.exitCode}`})`);
+    }
     if (await ready()) return;
     await sleep(50);
   }
@@ -80,8 +91,9 @@ export async function startNode(options: NodeProcessOptions): Promise<Started> {
   });
   if (typeof out === 'number') closeSync(out);
   const url = `http://127.0.0.1:${port}`;
+  const exit = exitOf(child);
   await waitUntil(() => heartbeat(url), child, options.name, 30_000);
-  return { name: options.name, pid: child.pid ?? 0, url, port, stop: () => stopChild(child, 15_000) };
+  return { name: options.name, pid: child.pid ?? 0, url, port, exit, stop: () => stopChild(child, 15_000) };
 }
 
 function redisPing(port: number): Promise<boolean> {
@@ -114,5 +126,5 @@ export async function startRedis(): Promise<Started> {
     'redis-server',
     10_000,
   );
-  return { name: 'redis', pid: child.pid ?? 0, url: `redis://127.0.0.1:${port}`, port, stop: () => stopChild(child, 5_000) };
+  return { name: 'redis', pid: child.pid ?? 0, url: `redis://127.0.0.1:${port}`, port, exit: exitOf(child), stop: () => stopChild(child, 5_000) };
 }

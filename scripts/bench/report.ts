@@ -15,6 +15,8 @@ export interface Row {
   readonly peakRssMiB: number;
   readonly ok: number;
   readonly failed: number;
+  /** Set when the process stopped mid-round (`signal SIGKILL`, `exit code 1`): its figures are left out. */
+  readonly died?: string;
 }
 
 export interface Summary {
@@ -29,8 +31,10 @@ export interface Summary {
   readonly ratios?: { readonly cpu: number; readonly rps: number; readonly p99: number };
 }
 
+/** The median of the values measured (a target that died leaves NaN, not counted). */
 const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
@@ -38,9 +42,10 @@ const median = (values: readonly number[]): number => {
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 export function summarize(rows: readonly Row[], targets: readonly string[]): Summary[] {
-  const baseline = new Map(rows.filter((r) => r.target === 'baseline').map((r) => [r.round, r]));
+  const measured = rows.filter((r) => r.died === undefined);
+  const baseline = new Map(measured.filter((r) => r.target === 'baseline').map((r) => [r.round, r]));
   return targets.map((target) => {
-    const mine = rows.filter((r) => r.target === target);
+    const mine = measured.filter((r) => r.target === target);
     const pick = (key: keyof Row) => median(mine.map((r) => r[key] as number));
     const summary: Summary = {
       target,
@@ -72,6 +77,7 @@ const NAME = 22;
 export const ROW_HEADER = `${'round'.padEnd(6)}${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}${pad('failed', 7)}`;
 
 export function formatRow(r: Row): string {
+  if (r.died !== undefined) return `${String(r.round).padEnd(6)}${r.target.padEnd(NAME)}  stopped mid-round (${r.died}): left out`;
   return (
     `${String(r.round).padEnd(6)}${r.target.padEnd(NAME)}${pad(r.rps.toFixed(0), 7)}${pad(r.p50Ms.toFixed(1), 8)}${pad(r.p99Ms.toFixed(1), 8)}` +
     `${pad(r.cpuUsPerChat.toFixed(0), 12)}${pad(r.idleRssMiB.toFixed(0), 9)}${pad(r.peakRssMiB.toFixed(0), 9)}${pad(r.failed, 7)}`

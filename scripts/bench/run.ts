@@ -80,6 +80,8 @@ interface Target {
 
 interface Tally {
   proc: Started;
+  /** Why the process stopped answering mid-round (it exited, or was killed by something else). */
+  died?: string;
   idleRssMiB: number;
   cpuUs: number;
   ok: number;
@@ -100,7 +102,12 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
   const tallies: Tally[] = [];
   try {
     for (const target of targets) {
-      tallies.push({ proc: await target.start(), idleRssMiB: 0, cpuUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [] });
+      // One more try for a start that failed (a busy machine, a port taken meanwhile); then it is an error.
+      const proc = await target.start().catch((err: unknown) => {
+        console.log(`warning: ${(err as Error).message}; trying once more`);
+        return target.start();
+      });
+      tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [] });
     }
     await sleep(1_000); // settled after start-up: what each holds before its first request
     for (const t of tallies) t.idleRssMiB = memory(t.proc.pid).rssMiB;
@@ -110,13 +117,33 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
       ...(targets[i]!.variant?.headers !== undefined && { headers: targets[i]!.variant!.headers! }),
       ...(targets[i]!.variant?.idempotencyKeys === true && { idempotencyKeys: true }),
     });
-    for (let i = 0; i < tallies.length; i++) await load({ ...loadOf(i), seconds: settings.warmupSeconds });
+    // /proc has no entry for a process that is gone (its exit event may come a moment later).
+    const cpuOf = (t: Tally): number => {
+      try {
+        return cpuMicros(t.proc.pid);
+      } catch {
+        return Number.NaN;
+      }
+    };
+    // A target that dies is reported as such; the others go on.
+    const alive = (t: Tally): boolean => {
+      const exit = t.proc.exit();
+      if (exit !== undefined && t.died === undefined) {
+        t.died = exit;
+        console.log(`warning: ${t.proc.name} stopped in round ${round} (${exit}); it is left out of this round`);
+      }
+      return t.died === undefined;
+    };
+    for (let i = 0; i < tallies.length; i++) if (alive(tallies[i]!)) await load({ ...loadOf(i), seconds: settings.warmupSeconds });
     for (let slice = 0; slice < settings.slices; slice++) {
       for (let i = 0; i < tallies.length; i++) {
         const t = tallies[i]!;
-        const cpuBefore = cpuMicros(t.proc.pid);
+        if (!alive(t)) continue;
+        const cpuBefore = cpuOf(t);
         const r = await load({ ...loadOf(i), seconds: settings.seconds / settings.slices });
-        t.cpuUs += cpuMicros(t.proc.pid) - cpuBefore;
+        const cpuAfter = cpuOf(t);
+        if (!alive(t) || Number.isNaN(cpuBefore + cpuAfter)) continue;
+        t.cpuUs += cpuAfter - cpuBefore;
         t.ok += r.ok;
         t.failed += r.failed;
         t.seconds += r.seconds;
@@ -132,9 +159,10 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
       p99Ms: mean(t.p99s),
       cpuUsPerChat: t.cpuUs / Math.max(1, t.ok),
       idleRssMiB: t.idleRssMiB,
-      peakRssMiB: memory(t.proc.pid).peakMiB,
+      peakRssMiB: alive(t) ? memory(t.proc.pid).peakMiB : Number.NaN,
       ok: t.ok,
       failed: t.failed,
+      ...(t.died !== undefined && { died: t.died }),
     }));
   } finally {
     await Promise.all(tallies.map((t) => t.proc.stop()));
@@ -190,31 +218,35 @@ try {
       rows.push(row);
       console.log(formatRow(row));
     }
+    writeResults(resolve(ROOT, args.out), false); // what is measured so far survives a later failure
   }
 } finally {
   await Promise.all([stubs.stop(), redis?.stop()]);
+}
+
+/** The figures as JSON: every row, the summary over the rounds measured so far, how they were measured. */
+function writeResults(path: string, announce: boolean): void {
+  const results = {
+    label: args.label,
+    date: startedAt.toISOString(),
+    commit: gitDescription(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, loadavgBefore: loadBefore.map((l) => Number(l.toFixed(2))) },
+    settings,
+    services: checkouts.map(({ dir, nodeArgs, suffix }) => ({ suffix, dir: dir === ROOT ? '.' : dir, nodeArgs })),
+    variants: Object.fromEntries(variants.map((v) => [v.name, v.description])),
+    summary: summarize(rows, targets.map((t) => t.name)),
+    rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(2)) : v]))),
+  };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+  if (announce) console.log(`figures written to ${path}`);
 }
 
 const summary = summarize(rows, targets.map((t) => t.name));
 console.log(`\nmedians over ${settings.rounds} rounds; ratios = service / baseline of the same round (median)\n${formatSummary(summary)}`);
 const failed = rows.reduce((n, r) => n + r.failed, 0);
 if (failed > 0) console.log(`\nwarning: ${failed} requests failed (non-2xx, errors or timeouts); see bench-results/service-<variant>.log`);
-
-const results = {
-  label: args.label,
-  date: startedAt.toISOString(),
-  commit: gitDescription(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, loadavgBefore: loadBefore.map((l) => Number(l.toFixed(2))) },
-  settings,
-  services: checkouts.map(({ dir, nodeArgs, suffix }) => ({ suffix, dir: dir === ROOT ? '.' : dir, nodeArgs })),
-  variants: Object.fromEntries(variants.map((v) => [v.name, v.description])),
-  summary,
-  rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(2)) : v]))),
-};
-const write = (path: string) => {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`figures written to ${path}`);
-};
-write(resolve(ROOT, args.out));
-if (args.record) write(resolve(ROOT, 'docs/bench', `${startedAt.toISOString().slice(0, 10)}${args.label === '' ? '' : `-${args.label}`}.json`));
+const died = rows.filter((r) => r.died !== undefined);
+if (died.length > 0) console.log(`warning: ${died.map((r) => `${r.target} (round ${r.round}: ${r.died})`).join(', ')} stopped before the end of a round`);
+writeResults(resolve(ROOT, args.out), true);
+if (args.record) writeResults(resolve(ROOT, 'docs/bench', `${startedAt.toISOString().slice(0, 10)}${args.label === '' ? '' : `-${args.label}`}.json`), true);
