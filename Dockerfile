@@ -44,4 +44,6 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 6000) + '/heartbeat').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # exec form: node is PID 1 and receives SIGTERM directly for the graceful shutdown.
-CMD ["node", "src/server.ts"]
+# A young generation of at most 16 MiB per semi-space (V8's default lets it grow to 32): about
+# -130 MiB of peak memory under load for about 4 % more CPU (README, Performance). Same flag as `npm start`.
+CMD ["node", "--max-semi-space-size=16", "src/server.ts"]

@@ -19,7 +19,7 @@ import { takeLatency } from './http/request-latency.ts';
 import { registerRoutes, type ChatGuards } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
 import { describeError, stackFrames } from './telemetry/safe-error.ts';
-import { endServerSpan, startServerSpan } from './telemetry/server-span.ts';
+import { endServerSpan, nameServerSpan, serverSpanOf, tracedRequestIds } from './telemetry/server-span.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,11 +27,18 @@ declare module 'fastify' {
     span: Span;
     traceId: string;
     startedAt: number;
+    /** The matched route template (`/chat_adapter`, prefix included), or `unmatched`; read once per request. */
+    routeTemplate: string;
     /** Filled by the pipeline runner as steps finish (also when one fails). */
     timings: StepTiming[];
     /** The total taken for the response (src/http/request-latency.ts); the log line repeats it. */
     totalMs: number | undefined;
   }
+}
+
+/** pino's level check; Fastify's logger type does not declare it, so any other logger writes always. */
+function infoEnabled(log: unknown): boolean {
+  return (log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true;
 }
 
 export interface AppOptions {
@@ -66,8 +73,11 @@ export interface AppOptions {
 export function buildApp(options: AppOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: options.loggerInstance,
+    // The request id is the trace id (the SERVER span starts here), and Fastify's own per-request
+    // child logger puts it on every line as `trace_id`: one id per request, one child logger.
+    genReqId: tracedRequestIds(options.tracer),
     // Fastify's own per-request lines are off: one line per request is written in onResponse instead.
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'trace_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     ajv: {
@@ -80,22 +90,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.decorateRequest('span', undefined as unknown as Span);
   app.decorateRequest('traceId', '');
   app.decorateRequest('startedAt', 0);
+  app.decorateRequest('routeTemplate', '');
   app.decorateRequest('timings', undefined as unknown as StepTiming[]);
   app.decorateRequest('totalMs', undefined);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     request.startedAt = performance.now();
     request.timings = [];
-    request.span = startServerSpan(options.tracer, {
-      method: request.method,
-      route: request.routeOptions.url,
-      url: request.url,
-      headers: request.headers,
-    });
-    request.traceId = request.span.spanContext().traceId;
-    // Every line logged for this request, ours and Fastify's, carries the same trace id as the response.
-    request.log = request.log.child({ trace_id: request.traceId });
-    reply.log = request.log;
+    request.span = serverSpanOf(request.raw);
+    request.traceId = request.id;
+    // Fastify builds a new routeOptions object on every read.
+    const route = request.routeOptions.url;
+    request.routeTemplate = route ?? 'unmatched';
+    nameServerSpan(request.span, request.method, route);
   });
 
   // A keep-alive connection whose request was in flight at shutdown would otherwise stay open
@@ -109,17 +116,20 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    const ms = performance.now() - request.startedAt;
-    endServerSpan(request.span, reply.statusCode);
-    const route = request.routeOptions.url ?? 'unmatched';
+    const endedAt = performance.now();
+    const ms = endedAt - request.startedAt;
+    endServerSpan(request.span, reply.statusCode, endedAt);
+    const route = request.routeTemplate;
     if (options.metrics) {
       options.metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000, request.caller?.name);
       for (const t of request.timings) options.metrics.observeStep(t.name, t.ms / 1000, t.ok);
     }
-    const steps = Object.fromEntries(request.timings.map((t) => [t.name, roundMs(t.ms)]));
+    // Built only when it will be written.
+    if (!infoEnabled(request.log)) return;
+    const steps: Record<string, number> = {};
+    for (const t of request.timings) steps[t.name] = roundMs(t.ms);
     // The figure the response reported, when it reported one (chat_adapter_latency, Server-Timing).
-    const logged = roundMs(request.totalMs ?? ms);
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: logged, steps }, 'request completed');
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: roundMs(request.totalMs ?? ms), steps }, 'request completed');
   });
 
   app.setNotFoundHandler((_request, reply) => {

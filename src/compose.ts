@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'undici';
 import type { Tracer } from '@opentelemetry/api';
+import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
@@ -25,7 +26,6 @@ import type { ReadinessCheck } from './http/readiness.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { ChatGuards } from './http/routes.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
-import { connectRedis } from './shared-state/redis-connection.ts';
 import { createRequestMetrics } from './telemetry/request-metrics.ts';
 import { createSessionTurns } from './turns/create-session-turns.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
@@ -95,7 +95,7 @@ interface BuiltDeps {
 }
 
 /** The real clients for the given addresses (from config, or from the embedded local stack). */
-function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseLogger: Logger, tracer: Tracer, metrics: Metrics, outboxTuning: OutboxTuning | undefined): BuiltDeps {
+async function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseLogger: Logger, tracer: Tracer, metrics: Metrics, outboxTuning: OutboxTuning | undefined): Promise<BuiltDeps> {
   // Lines logged by steps and clients get the active request's trace_id.
   const logger: Logger = traceScopedLogger(baseLogger);
   const outbound: OutboundTelemetry = { tracer, metrics };
@@ -106,7 +106,7 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
     return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound };
   };
   const graphql = party('graphql');
-  const cache = createSessionCache({
+  const cache = await createSessionCache({
     redisUrl: config.redisUrl,
     ttlSeconds: config.cacheTtlSeconds,
     maxSessions: config.cacheMaxSessions,
@@ -121,7 +121,7 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
   if (cache.countSessions !== undefined) metrics.watchCacheSessions(cache.countSessions.bind(cache));
 
   const outboxMetrics = createOutboxMetrics(metrics.registry, config.redisUrl === undefined ? ['local'] : ['local', 'shared']);
-  const outbox = createHandoffOutbox({
+  const outbox = await createHandoffOutbox({
     dataDir: config.dataDir,
     redisUrl: config.redisUrl,
     maxAgeSeconds: config.handoffMaxAgeSeconds,
@@ -172,7 +172,7 @@ function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseL
 interface ComposedGuards {
   readonly guards: ChatGuards;
   /** The shared-state connection (REDIS_URL), also used by the rate limits. */
-  readonly redis: ReturnType<typeof connectRedis> | undefined;
+  readonly redis: Redis | undefined;
   close(): Promise<void>;
 }
 
@@ -181,9 +181,11 @@ interface ComposedGuards {
  * REDIS_URL on one shared-state Redis connection (the session cache keeps its own). A Redis fault falls back to
  * in-process state for that request, with a warning and a metric, never a failed chat (6.8).
  */
-function composeChatGuards(config: Config, logger: Logger, metrics: Metrics): ComposedGuards {
+async function composeChatGuards(config: Config, logger: Logger, metrics: Metrics): Promise<ComposedGuards> {
   const requestMetrics = createRequestMetrics(metrics.registry);
-  const redis = config.redisUrl === undefined ? undefined : connectRedis(config.redisUrl, {
+  // ioredis is loaded only when Redis is configured.
+  const connectRedis = config.redisUrl === undefined ? undefined : (await import('./shared-state/redis-connection.ts')).connectRedis;
+  const redis = config.redisUrl === undefined || connectRedis === undefined ? undefined : connectRedis(config.redisUrl, {
     onOutage: (err) => logger.warn({ reason: err.message }, 'redis unreachable: idempotency, session turns and rate limits go on in-process'),
   });
   const idempotency = createIdempotencyStore({
@@ -231,13 +233,14 @@ export async function composeService(config: Config, logger: PinoLogger, options
     onExportError: (reason) => logger.warn({ reason }, 'span export failed'),
     ...extra,
     disabled: config.disableTracing,
+    sampler: config.tracesSampler,
     otlpEndpoint: config.otlpEndpoint,
     environment: config.environment,
     serviceVersion: packageJson.version,
   });
   const metrics = createMetrics();
-  const built = createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning);
-  const guarded = composeChatGuards(config, traceScopedLogger(logger), metrics);
+  const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning);
+  const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics);
   if (config.callerKeys === undefined && config.environment !== 'local') {
     logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
   }

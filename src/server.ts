@@ -24,9 +24,18 @@ async function start() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const service = await composeService(config, logger);
-  const url = await service.app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
-    throw explainBusyPort(err, 'PORT');
-  });
+  // Fastify writes a "Server listening at" line per interface; ours, with the one address to open,
+  // is the only listening line (its level is lowered for the listen call alone).
+  const level = service.app.log.level;
+  service.app.log.level = 'warn';
+  const url = await service.app
+    .listen({ port: config.port, host: config.host })
+    .catch((err: unknown) => {
+      throw explainBusyPort(err, 'PORT');
+    })
+    .finally(() => {
+      service.app.log.level = level;
+    });
   logger.info({ url, environment: config.environment }, 'chat adapter listening');
   return { config, logger, service };
 }

@@ -1,9 +1,9 @@
 /**
  * Picks the session cache implementation from configuration (CONTRACTS 1 and 5): Redis when
  * REDIS_URL is set (sessions shared by every instance), otherwise the in-process quick-lru cache.
+ * The Redis cache (and with it ioredis, several MiB of memory) is loaded only when it is chosen.
  */
 import { createMemoryCache } from './memory-cache.ts';
-import { createRedisCache } from './redis-cache.ts';
 import { DEFAULT_SESSION_TTL_SECONDS, type CacheEvents, type SessionCache } from './session-cache.ts';
 
 export interface SessionCacheConfig {
@@ -16,10 +16,11 @@ export interface SessionCacheConfig {
   events?: CacheEvents;
 }
 
-export function createSessionCache(config: SessionCacheConfig): SessionCache {
+export async function createSessionCache(config: SessionCacheConfig): Promise<SessionCache> {
   const ttlSeconds = config.ttlSeconds ?? DEFAULT_SESSION_TTL_SECONDS;
   const events = config.events === undefined ? {} : { events: config.events };
   if (config.redisUrl) {
+    const { createRedisCache } = await import('./redis-cache.ts');
     const timeout = config.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: config.commandTimeoutMs };
     return createRedisCache({ url: config.redisUrl, ttlSeconds, ...timeout, ...events });
   }

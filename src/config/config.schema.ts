@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { TracesSamplerConfig } from './sampler-config.ts';
 
 export const ENVIRONMENTS = ['local', 'qa', 'staging', 'prod'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -41,6 +42,8 @@ export interface Config {
   readonly graphqlAuthorization: string | undefined;
   readonly graphqlApiKey: string | undefined;
   readonly disableTracing: boolean;
+  /** OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (src/config/sampler-config.ts). */
+  readonly tracesSampler: TracesSamplerConfig;
   readonly recordMessageText: boolean;
   readonly otlpEndpoint: string | undefined;
   readonly redisUrl: string | undefined;

@@ -15,6 +15,7 @@ import type { Deps } from '../pipeline/ports.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
+import { untracedRequestId } from '../telemetry/server-span.ts';
 import { stepSpans } from '../telemetry/step-span.ts';
 import { takeLatency } from './request-latency.ts';
 import type { SessionTurns } from '../turns/create-session-turns.ts';
@@ -72,15 +73,18 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
   return async (app) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-    typed.get('/heartbeat', { schema: { response: { 200: HeartbeatSchema } } }, async () => ({ success: 1 }));
-
-    if (metrics) {
-      // Text exposition, not JSON: no response schema serializes it.
-      typed.get('/metrics', async (_request, reply) => {
-        void reply.header('content-type', metrics.registry.contentType);
-        return metrics.scrape();
-      });
-    }
+    // Probes and scrapes make no trace: their requests get an id, but no span.
+    await app.register(async (untraced) => {
+      untraced.setGenReqId(untracedRequestId);
+      untraced.get('/heartbeat', { schema: { response: { 200: HeartbeatSchema } } }, async () => ({ success: 1 }));
+      if (metrics) {
+        // Text exposition, not JSON: no response schema serializes it.
+        untraced.get('/metrics', async (_request, reply) => {
+          void reply.header('content-type', metrics.registry.contentType);
+          return metrics.scrape();
+        });
+      }
+    });
 
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses }, ...chatHooks }, async (request, reply) => {
       const ctx: ChatContext = {
@@ -89,8 +93,8 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
         idempotencyKey: idempotency.keyOf(request),
         deadlineAt: request.startedAt + telemetry.requestTimeoutMs,
       };
-      const instrument = stepSpans(tracer, ctx, spanOptions);
-      await inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, instrument));
+      const observer = stepSpans(tracer, request.span, ctx, spanOptions);
+      await inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, observer));
       if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);
       // A session with nothing cached is a miss too; backend failures are counted as `error` by the cache itself.
       metrics?.countCacheLookup(ctx.replySource === 'cache' ? 'hit' : 'miss');

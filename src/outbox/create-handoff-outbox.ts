@@ -1,13 +1,13 @@
 /**
  * Picks and wires the handoff outbox from configuration (CONTRACTS 6.3): the local SQLite outbox
- * under DATA_DIR always; with REDIS_URL, the shared BullMQ outbox in front of it.
+ * under DATA_DIR always; with REDIS_URL, the shared BullMQ outbox in front of it (BullMQ and ioredis
+ * are loaded only then: several MiB an instance without Redis does not carry).
  */
 import { join } from 'node:path';
 import type { BackoffPolicy } from '../clients/backoff.ts';
 import { deliverHandoff } from '../clients/handoff-client.ts';
 import type { HttpParty } from '../clients/http-json.ts';
 import type { Logger } from '../pipeline/ports.ts';
-import { createBullmqOutbox } from './bullmq-outbox.ts';
 import { DEFAULT_HANDOFF_BACKOFF, type RetryPolicy } from './delivery-policy.ts';
 import { createFallbackOutbox } from './fallback-outbox.ts';
 import type { Deliver, Outbox, OutboxEvents } from './outbox.ts';
@@ -36,7 +36,7 @@ export interface HandoffOutboxConfig {
   readonly tuning?: OutboxTuning;
 }
 
-export function createHandoffOutbox(config: HandoffOutboxConfig): Outbox {
+export async function createHandoffOutbox(config: HandoffOutboxConfig): Promise<Outbox> {
   const { logger, tuning = {} } = config;
   const deliver: Deliver = (handoff, trace) => deliverHandoff(config.receiver, handoff, trace);
   const policy: RetryPolicy = { backoff: tuning.backoff ?? DEFAULT_HANDOFF_BACKOFF, maxAgeMs: config.maxAgeSeconds * 1000 };
@@ -52,6 +52,7 @@ export function createHandoffOutbox(config: HandoffOutboxConfig): Outbox {
     ...(tuning.pollIntervalMs === undefined ? {} : { pollIntervalMs: tuning.pollIntervalMs }),
   });
   if (config.redisUrl === undefined) return local;
+  const { createBullmqOutbox } = await import('./bullmq-outbox.ts');
   const shared = createBullmqOutbox({
     redisUrl: config.redisUrl,
     deliver,

@@ -18,6 +18,11 @@ const REDACT_PATHS = [
   'name',
 ];
 
+/**
+ * Without a destination, lines go to stdout asynchronously: a line is not a write system call of
+ * its own under load (lines logged while a write is in flight go out together), and what is
+ * still buffered is written synchronously when the process exits.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -26,6 +31,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }

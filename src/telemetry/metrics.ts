@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
@@ -24,8 +25,6 @@ export interface Metrics extends DownstreamMetrics {
   observeStep(step: string, seconds: number, ok: boolean): void;
   /** For the session cache: one call per lookup. */
   countCacheLookup(result: CacheLookupResult): void;
-  setHandoffsPending(pending: number): void;
-  countHandoffFailed(): void;
   /** The in-process session cache: `count` is read at each scrape into `chat_adapter_cache_sessions`. */
   watchCacheSessions(count: () => number): void;
 }
@@ -45,24 +44,24 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registers = [registry];
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
-  const requestDuration = new Histogram({
+  const requestDuration = new BoundHistogram({
     name: 'chat_adapter_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route template, status code and authenticated caller.',
-    labelNames: ['method', 'route', 'status_code', 'caller'] as const,
+    labelNames: ['method', 'route', 'status_code', 'caller'],
     buckets: CALL_BUCKETS,
     registers,
   });
-  const stepDuration = new Histogram({
+  const stepDuration = new BoundHistogram({
     name: 'chat_adapter_step_duration_seconds',
     help: 'Time each pipeline step took, by step and outcome (ok, error).',
-    labelNames: ['step', 'outcome'] as const,
+    labelNames: ['step', 'outcome'],
     buckets: STEP_BUCKETS,
     registers,
   });
-  const downstreamDuration = new Histogram({
+  const downstreamDuration = new BoundHistogram({
     name: 'chat_adapter_downstream_duration_seconds',
     help: 'Time of each HTTP attempt to a downstream party (retries count separately), by party and outcome.',
-    labelNames: ['party', 'outcome'] as const,
+    labelNames: ['party', 'outcome'],
     buckets: CALL_BUCKETS,
     registers,
   });
@@ -78,41 +77,44 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['result'] as const,
     registers,
   });
-  const handoffsPending = new Gauge({
-    name: 'chat_adapter_handoffs_pending',
-    help: 'Agent handoffs started and not yet delivered or given up.',
-    registers,
-  });
-  const handoffsFailed = new Counter({
-    name: 'chat_adapter_handoffs_failed_total',
-    help: 'Agent handoffs given up after every retry.',
-    registers,
-  });
   // Zero-valued series exist from the start, so rates and alerts work before the first event.
   for (const result of ['hit', 'miss', 'error'] as const) cacheLookups.inc({ result }, 0);
+
+  // Each label set is bound to its histogram child once, on first use, and kept for the process's life
+  // (steps, parties, routes and statuses are a small fixed set).
+  const requestChildren = new Map<string, HistogramChild>();
+  const bound = (histogram: BoundHistogram, byOutcome: Map<string, HistogramChild>[], outcome: number, name: string): HistogramChild => {
+    let child = byOutcome[outcome]!.get(name);
+    if (child === undefined) {
+      child = histogram.child(name, outcome === 0 ? 'ok' : 'error');
+      byOutcome[outcome]!.set(name, child);
+    }
+    return child;
+  };
+  const stepChildren = [new Map<string, HistogramChild>(), new Map<string, HistogramChild>()];
+  const downstreamChildren = [new Map<string, HistogramChild>(), new Map<string, HistogramChild>()];
 
   return {
     registry,
     scrape: () => registry.metrics(),
     observeRequest(method, route, statusCode, seconds, caller) {
-      const labels = { method, route, status_code: String(statusCode) };
-      requestDuration.observe(caller === undefined ? labels : { ...labels, caller }, seconds);
+      const key = `${method} ${statusCode} ${route} ${caller ?? ''}`;
+      let child = requestChildren.get(key);
+      if (child === undefined) {
+        child = requestDuration.child(method, route, String(statusCode), caller);
+        requestChildren.set(key, child);
+      }
+      child.observe(seconds);
     },
     observeStep(step, seconds, ok) {
-      stepDuration.observe({ step, outcome: ok ? 'ok' : 'error' }, seconds);
+      bound(stepDuration, stepChildren, ok ? 0 : 1, step).observe(seconds);
     },
     observeDownstream(party, seconds, failure) {
-      downstreamDuration.observe({ party, outcome: failure === undefined ? 'ok' : 'error' }, seconds);
+      bound(downstreamDuration, downstreamChildren, failure === undefined ? 0 : 1, party).observe(seconds);
       if (failure !== undefined) downstreamErrors.inc({ party, reason: failure });
     },
     countCacheLookup(result) {
       cacheLookups.inc({ result });
-    },
-    setHandoffsPending(pending) {
-      handoffsPending.set(pending);
-    },
-    countHandoffFailed() {
-      handoffsFailed.inc();
     },
     watchCacheSessions(count) {
       new Gauge({

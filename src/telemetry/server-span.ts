@@ -1,4 +1,5 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { randomUUID } from 'node:crypto';
+import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
@@ -8,6 +9,7 @@ import {
   ATTR_URL_SCHEME,
 } from './attributes.ts';
 import { pathTemplate } from './client-span.ts';
+import { spanNow, spanTime } from './span-clock.ts';
 
 export interface IncomingRequest {
   readonly method: string;
@@ -32,15 +34,58 @@ export function startServerSpan(tracer: Tracer, request: IncomingRequest): Span 
   if (request.route !== undefined) attributes[ATTR_HTTP_ROUTE] = request.route;
   // `{method} {route}`; just `{method}` when nothing matched, so raw paths never become span names.
   const name = request.route === undefined ? request.method : `${request.method} ${request.route}`;
-  return tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+  return tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, startTime: spanNow() }, parent);
 }
 
 /** Ends the SERVER span with the status; only a 5xx is a server-side error (4xx are the caller's). */
-export function endServerSpan(span: Span, statusCode: number): void {
+export function endServerSpan(span: Span, statusCode: number, endedAt: number): void {
   span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
   if (statusCode >= 500) {
     span.setAttribute(ATTR_ERROR_TYPE, String(statusCode));
     span.setStatus({ code: SpanStatusCode.ERROR });
   }
-  span.end();
+  span.end(spanTime(endedAt));
+}
+
+/** The raw (node) request as Fastify's `genReqId` gets it. */
+export interface RawRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+const SERVER_SPAN = Symbol('chat-adapter.serverSpan');
+type CarryingSpan = RawRequest & { [SERVER_SPAN]?: Span };
+
+/** The span of a request that makes no trace: records nothing, ending it does nothing. */
+export const UNTRACED_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * Fastify's `genReqId` for traced requests: starts the request's SERVER span (named by method
+ * until the route is known: see `nameServerSpan`) and makes its trace id the request id, so that
+ * Fastify's own per-request logger carries it: one id per request, in logs, spans and the response.
+ */
+export function tracedRequestIds(tracer: Tracer): (raw: RawRequest) => string {
+  return (raw) => {
+    const span = startServerSpan(tracer, { method: raw.method ?? 'GET', route: undefined, url: raw.url ?? '/', headers: raw.headers });
+    (raw as CarryingSpan)[SERVER_SPAN] = span;
+    return span.spanContext().traceId;
+  };
+}
+
+/** `genReqId` for requests that make no trace (`/heartbeat`, `/metrics`): a random id of the trace id's shape. */
+export function untracedRequestId(): string {
+  return randomUUID().replaceAll('-', '');
+}
+
+/** The SERVER span `tracedRequestIds` started for this raw request, or UNTRACED_SPAN. */
+export function serverSpanOf(raw: RawRequest): Span {
+  return (raw as CarryingSpan)[SERVER_SPAN] ?? UNTRACED_SPAN;
+}
+
+/** Once the route is known: the span is named `{method} {route}` and gets `http.route`. */
+export function nameServerSpan(span: Span, method: string, route: string | undefined): void {
+  if (route === undefined) return;
+  span.updateName(`${method} ${route}`);
+  span.setAttribute(ATTR_HTTP_ROUTE, route);
 }

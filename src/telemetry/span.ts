@@ -1,5 +1,8 @@
-import { SpanStatusCode, type Attributes, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, context, trace, type Attributes, type Context, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
 import { describeError } from './safe-error.ts';
+import { spanNow } from './span-clock.ts';
+import { TimedSpan } from './timed-span.ts';
+import { spanSinkOf } from './tracing.ts';
 
 export interface SpanOptions {
   readonly kind?: SpanKind;
@@ -14,18 +17,35 @@ export function recordError(span: Span, err: unknown): void {
 }
 
 /**
+ * Starts a span as a child of the active one. Under a recording span of this process it is a
+ * TimedSpan (timed-span.ts), the cheap path; otherwise (no parent, a remote or unsampled one, a
+ * tracer not made by createTracing) the SDK decides. Timed on the span clock like the step and
+ * server spans, so a child never seems to start before its parent.
+ */
+function startChild(tracer: Tracer, name: string, options: SpanOptions, parent: Context): Span {
+  const active = trace.getSpan(parent);
+  const sink = spanSinkOf(tracer);
+  if (sink === undefined || active === undefined || !active.isRecording()) return tracer.startSpan(name, { ...options, startTime: spanNow() }, parent);
+  const span = new TimedSpan(sink, name, active.spanContext(), spanNow(), options.kind);
+  if (options.attributes !== undefined) span.setAttributes(options.attributes);
+  return span;
+}
+
+/**
  * The one span helper: runs `fn` inside an active span, records an exception and error status when
  * it throws, and ends the span on every path.
  */
 export async function recordSpan<T>(tracer: Tracer, name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
-  return tracer.startActiveSpan(name, options, async (span) => {
+  const parent = context.active();
+  const span = startChild(tracer, name, options, parent);
+  return context.with(trace.setSpan(parent, span), async () => {
     try {
       return await fn(span);
     } catch (err) {
       recordError(span, err);
       throw err;
     } finally {
-      span.end();
+      span.end(spanNow());
     }
   });
 }

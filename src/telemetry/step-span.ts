@@ -1,4 +1,4 @@
-import { SpanKind, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_INPUT_MESSAGES,
@@ -10,7 +10,10 @@ import {
   ATTR_RETRIEVAL_TYPE,
   ATTR_SUB_INTENT,
 } from './attributes.ts';
-import { recordSpan } from './span.ts';
+import { recordError } from './span.ts';
+import { spanTime } from './span-clock.ts';
+import { TimedSpan } from './timed-span.ts';
+import { spanSinkOf } from './tracing.ts';
 
 /** The step that asks the engine: its span is the GenAI operation (the HTTP call is its child). */
 export const ENGINE_STEP = 'askEngine';
@@ -27,9 +30,6 @@ export interface StepSpanOptions {
   /** TRACE_MESSAGE_TEXT=true: the visitor's message goes on the askEngine span. Off by default. */
   readonly recordMessageText?: boolean;
 }
-
-/** Same shape as the runner's StepInstrument. */
-export type StepSpans = <T>(name: string, run: () => Promise<T>) => Promise<T>;
 
 function engineStart(source: StepSpanSource, options: StepSpanOptions): Attributes {
   const attributes: Attributes = {
@@ -55,17 +55,75 @@ function engineResult(span: Span, patch: unknown, source: StepSpanSource): void 
   if (replySource !== undefined) span.setAttribute(ATTR_REPLY_SOURCE, replySource);
 }
 
+/** Steps that call no other party: their spans need not be active while they run (see stepSpans). */
+const STEPS_WITHOUT_CALLS: ReadonlySet<string> = new Set([
+  'receiveRequest',
+  'validateRequest',
+  'loadSession',
+  'chooseLanguage',
+  'trimHistory',
+  'reuseCachedReply',
+  'formatReply',
+  'extractContact',
+  'decideHandoff',
+  'rememberTurn',
+  'assembleResponse',
+]);
+
+/** A step's span, active while the step runs (same shape as the runner's StepScope). */
+class ActiveStep {
+  readonly span: Span;
+  readonly #context: Context;
+  constructor(span: Span, parent: Context) {
+    this.span = span;
+    this.#context = trace.setSpan(parent, span);
+  }
+  run<T>(body: () => T): T {
+    return context.with(this.#context, body);
+  }
+}
+
+interface StepTimingLike {
+  readonly name: string;
+  readonly ok: boolean;
+}
+
+/** Same shape as the runner's StepObserver. */
+export interface StepSpans {
+  enter(name: string, startedAt: number): ActiveStep | undefined;
+  leave(timing: StepTimingLike, startedAt: number, endedAt: number, scope: ActiveStep | undefined, result: unknown): void;
+}
+
 /**
- * A child span per pipeline step, named as the step, for one request. `source` is that request's
- * context (read when the engine step starts and ends, so earlier steps' results are seen).
+ * A child span of `parent` (the request's SERVER span) per pipeline step, named as the step, with
+ * the start and end times of the step's latency figure. Only a step that calls other parties has
+ * its span active while it runs (so the spans of its calls are its children); the others get theirs
+ * built when they end, with no context switch. When `parent` records nothing (tracing disabled, or a
+ * trace not sampled) no step span is made at all: each would be a non-recording child. The spans
+ * go straight to the span processors (timed-span.ts) when the tracer was made by createTracing.
+ * `source` is the request's context, read when the engine step starts and ends.
  */
-export function stepSpans(tracer: Tracer, source: StepSpanSource, options: StepSpanOptions = {}): StepSpans {
-  return (name, run) => {
-    if (name !== ENGINE_STEP) return recordSpan(tracer, name, { kind: SpanKind.INTERNAL }, run);
-    return recordSpan(tracer, name, { kind: SpanKind.INTERNAL, attributes: engineStart(source, options) }, async (span) => {
-      const patch = await run();
-      engineResult(span, patch, source);
-      return patch;
-    });
+export function stepSpans(tracer: Tracer, parent: Span, source: StepSpanSource, options: StepSpanOptions = {}): StepSpans {
+  const recording = parent.isRecording();
+  const parentContext = trace.setSpan(ROOT_CONTEXT, parent);
+  const sink = spanSinkOf(tracer);
+  const start = (name: string, startedAt: number): Span =>
+    sink === undefined
+      ? tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: spanTime(startedAt) }, parentContext)
+      : new TimedSpan(sink, name, parent.spanContext(), spanTime(startedAt));
+  return {
+    enter(name, startedAt) {
+      if (!recording || STEPS_WITHOUT_CALLS.has(name)) return undefined;
+      const span = start(name, startedAt);
+      if (name === ENGINE_STEP) span.setAttributes(engineStart(source, options));
+      return new ActiveStep(span, parentContext);
+    },
+    leave(timing, startedAt, endedAt, scope, result) {
+      if (!recording) return;
+      const span = scope?.span ?? start(timing.name, startedAt);
+      if (!timing.ok) recordError(span, result);
+      else if (timing.name === ENGINE_STEP) engineResult(span, result, source);
+      span.end(spanTime(endedAt));
+    },
   };
 }

@@ -1,19 +1,33 @@
 import { context, propagation, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
   NodeTracerProvider,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
+import { lazyExporter } from './lazy-exporter.ts';
 import { reportingExporter } from './reporting-exporter.ts';
+import type { SpanSink } from './timed-span.ts';
 
 let globalsInstalled = false;
+
+const TRACER_NAME = 'chat-adapter';
+
+/** The resource, scope and processors behind each tracer made here, for spans recorded without the SDK's span path. */
+const sinks = new WeakMap<Tracer, SpanSink>();
+
+/** Where spans of `tracer` go, when it was made by createTracing (see timed-span.ts). */
+export function spanSinkOf(tracer: Tracer): SpanSink | undefined {
+  return sinks.get(tracer);
+}
 
 /**
  * Context propagation is process-wide (AsyncLocalStorage + W3C trace context); installed once so
@@ -27,9 +41,36 @@ function installGlobals(): void {
   globalsInstalled = true;
 }
 
+/** OTEL_TRACES_SAMPLER (standard names) and its ratio, OTEL_TRACES_SAMPLER_ARG. */
+export interface SamplerChoice {
+  readonly name: string;
+  readonly ratio: number;
+}
+
+/** The standard samplers by their OTEL_TRACES_SAMPLER name; `parentbased_always_on` (the standard default) otherwise. */
+function samplerFor(choice: SamplerChoice | undefined): Sampler {
+  const ratio = () => new TraceIdRatioBasedSampler(choice?.ratio ?? 1);
+  switch (choice?.name) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return ratio();
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: ratio() });
+    default:
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
 export interface TracingOptions {
   /** DISABLE_TRACING: spans are not recorded, but trace ids are still made and propagated. */
   readonly disabled: boolean;
+  /** Which traces are recorded (when not disabled); default: all, following an incoming `traceparent`'s decision. */
+  readonly sampler?: SamplerChoice;
   /**
    * OTEL_EXPORTER_OTLP_ENDPOINT (base address, e.g. `http://collector:4318`): spans go in batches,
    * over OTLP/HTTP (JSON), to `<endpoint>/v1/traces`. Unset: nothing is exported.
@@ -59,24 +100,28 @@ export function createTracing(options: TracingOptions): Tracing {
   installGlobals();
   const processors: SpanProcessor[] = [...(options.spanProcessors ?? [])];
   if (!options.disabled && options.otlpEndpoint !== undefined) {
-    const exporter = new OTLPTraceExporter({
-      url: `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`,
-      timeoutMillis: options.exportTimeoutMs ?? 5_000,
-    });
+    const url = `${options.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`;
+    const timeoutMillis = options.exportTimeoutMs ?? 5_000;
+    // Loaded only when spans are exported.
+    const exporter = lazyExporter(import('@opentelemetry/exporter-trace-otlp-http').then(({ OTLPTraceExporter }) => new OTLPTraceExporter({ url, timeoutMillis })));
     processors.push(new BatchSpanProcessor(reportingExporter(exporter, options.onExportError)));
   }
-  const provider = new NodeTracerProvider({
-    sampler: options.disabled ? new AlwaysOffSampler() : new AlwaysOnSampler(),
-    resource: resourceFromAttributes({
-      [ATTR_SERVICE_NAME]: 'chat-adapter',
-      ...(options.serviceVersion !== undefined && { [ATTR_SERVICE_VERSION]: options.serviceVersion }),
-      ...(options.environment !== undefined && { [ATTR_DEPLOYMENT_ENVIRONMENT_NAME]: options.environment }),
-    }),
-    // Disabled: nothing is recorded, so nothing is handed to a processor.
-    spanProcessors: options.disabled ? [] : processors,
+  const resource = resourceFromAttributes({
+    [ATTR_SERVICE_NAME]: 'chat-adapter',
+    ...(options.serviceVersion !== undefined && { [ATTR_SERVICE_VERSION]: options.serviceVersion }),
+    ...(options.environment !== undefined && { [ATTR_DEPLOYMENT_ENVIRONMENT_NAME]: options.environment }),
   });
+  // Disabled: nothing is recorded, so nothing is handed to a processor.
+  const spanProcessors = options.disabled ? [] : processors;
+  const provider = new NodeTracerProvider({
+    sampler: options.disabled ? new AlwaysOffSampler() : samplerFor(options.sampler),
+    resource,
+    spanProcessors,
+  });
+  const tracer = provider.getTracer(TRACER_NAME);
+  sinks.set(tracer, { resource, scope: { name: TRACER_NAME }, processors: spanProcessors });
   return {
-    tracer: provider.getTracer('chat-adapter'),
+    tracer,
     shutdown: () =>
       provider.shutdown().catch((err: unknown) => {
         options.onExportError?.(`at shutdown: ${err instanceof Error ? err.message : String(err)}`);

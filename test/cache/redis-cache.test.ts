@@ -89,7 +89,7 @@ describe('redis session cache', () => {
   });
 
   it('is chosen by createSessionCache when a Redis URL is configured: a turn recorded there is in Redis', async () => {
-    const cache = createSessionCache({ redisUrl: redis.url, maxSessions: 10 });
+    const cache = await createSessionCache({ redisUrl: redis.url, maxSessions: 10 });
     for (let i = 0; i < 100 && !(await cache.ping()); i += 1) await sleep(20);
     const key = newKey();
     await cache.recordTurn(key, turn(1));

@@ -9,7 +9,6 @@ interface LogLine {
   level: number;
   msg: string;
   trace_id?: string;
-  reqId?: string;
   [key: string]: unknown;
 }
 
@@ -107,8 +106,10 @@ describe('logs at LOG_LEVEL=trace', () => {
     const traceIds = new Set(answered.map((a) => a.traceId));
     expect(traceIds.size).toBe(answered.length);
     expect(traceIds).toContain('0af7651916cd43dd8448eb211c80319c');
-    for (const line of all) {
-      if (line.reqId === undefined && !/handoff|translation/.test(line.msg)) continue;
+    // Every line that has an id, and every line about a request, a handoff or a translation, must have the response's.
+    const requestLines = all.filter((l) => l.trace_id !== undefined || /^request |handoff|translation/.test(l.msg));
+    expect(requestLines.length).toBeGreaterThan(10);
+    for (const line of requestLines) {
       expect(line.trace_id, JSON.stringify(line)).toMatch(/^[0-9a-f]{32}$/);
       expect(traceIds, JSON.stringify(line)).toContain(line.trace_id);
       // Once only: a duplicated key would make the line ambiguous.

@@ -35,6 +35,7 @@ describe('loadConfig: defaults (CONTRACTS 1)', () => {
     expect(config.timeoutsMs).toEqual({ engine: 30_000, graphql: 5_000, translate: 5_000, handoff: 5_000, propertyApi: 3_000 });
     expect(config.defaultPhoneRegion).toBe('US');
     expect(config.disableTracing).toBe(false);
+    expect(config.tracesSampler).toEqual({ name: 'parentbased_always_on', ratio: 1 });
     expect(config.logLevel).toBe('info');
     expect(config.routePrefix).toBe('');
     expect(config.redisUrl).toBeUndefined();
@@ -48,6 +49,8 @@ describe('loadConfig: defaults (CONTRACTS 1)', () => {
       PORT: '7100',
       HOST: '127.0.0.1',
       DISABLE_TRACING: 'true',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
       LOG_LEVEL: 'warn',
       ROUTE_PREFIX: '/chat/v1/',
       DEFAULT_PHONE_REGION: 'gb',
@@ -59,6 +62,7 @@ describe('loadConfig: defaults (CONTRACTS 1)', () => {
     expect(config.host).toBe('127.0.0.1');
     expect(config.disableTracing).toBe(true);
     expect(config.logLevel).toBe('warn');
+    expect(config.tracesSampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.25 });
     expect(config.routePrefix).toBe('/chat/v1');
     expect(config.defaultPhoneRegion).toBe('GB');
     expect(config.redisUrl).toBe('redis://127.0.0.1:6390');
@@ -110,6 +114,9 @@ describe('loadConfig: a bad value stops with an InvalidConfigError naming the va
     ['ROUTE_PREFIX', { ROUTE_PREFIX: '/a b' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['PROPERTY_TIME_ZONE', { PROPERTY_TIME_ZONE: 'Mars/Olympus_Mons' }],
+    ['OTEL_TRACES_SAMPLER', { OTEL_TRACES_SAMPLER: 'sometimes' }],
+    ['OTEL_TRACES_SAMPLER_ARG', { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' }],
+    ['OTEL_TRACES_SAMPLER_ARG', { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: 'half' }],
   ])('%s (%j)', (variable, env) => {
     const err = failure(env);
     expect(err.problems.map((problem) => problem.variable)).toEqual([variable]);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { DownstreamError, RequestValidationError, StepError } from '../../src/errors.ts';
 import type { ChatContext } from '../../src/pipeline/context.ts';
-import { createPipeline, type Step, type StepInstrument, type StepTiming } from '../../src/pipeline/runner.ts';
+import { createPipeline, type Step, type StepObserver, type StepTiming } from '../../src/pipeline/runner.ts';
 import { fakeDeps } from '../steps/fake-deps.ts';
 import { freshContext } from '../steps/step-context.ts';
 
@@ -139,40 +139,83 @@ describe('createPipeline: build-time checks', () => {
   });
 });
 
-describe('createPipeline: instrument hook', () => {
-  it('wraps each step run exactly once, with the step name, and returns its patch', async () => {
-    const order: string[] = [];
-    const instrument: StepInstrument = async (name, run) => {
-      order.push(`enter ${name}`);
-      const result = await run();
-      order.push(`leave ${name}`);
-      return result;
+describe('createPipeline: step observer', () => {
+  /** Records what the observer is told; steps named `scoped*` get a scope that logs around their body. */
+  function recorder() {
+    const events: string[] = [];
+    const ends: { name: string; ok: boolean; ms: number; span: number; result: unknown }[] = [];
+    const observer: StepObserver = {
+      enter(name) {
+        events.push(`enter ${name}`);
+        if (!name.startsWith('scoped')) return undefined;
+        return {
+          run<T>(body: () => T): T {
+            events.push(`scope in ${name}`);
+            const out = body();
+            events.push(`scope out ${name}`);
+            return out;
+          },
+        };
+      },
+      leave(timing, startedAt, endedAt, scope, result) {
+        events.push(`leave ${timing.name}${scope === undefined ? '' : ' (scoped)'}`);
+        ends.push({ name: timing.name, ok: timing.ok, ms: timing.ms, span: endedAt - startedAt, result });
+      },
     };
+    return { observer, events, ends };
+  }
+
+  it('is told of each step as it starts and ends, runs only the scoped ones in their scope, and sees each patch', async () => {
+    const { observer, events, ends } = recorder();
     const alpha: Step = function alpha() {
-      order.push('alpha body');
+      events.push('alpha body');
       return { message: 'from alpha' };
     };
-    const beta: Step = async function beta() {
-      order.push('beta body');
+    const scopedBeta: Step = async function scopedBeta() {
+      events.push('beta body');
+      await sleep(5);
+      return { requestId: 'from beta' };
     };
     const ctx: ChatContext = freshContext();
-    await createPipeline([alpha, beta]).run(ctx, deps, [], instrument);
-    expect(order).toEqual(['enter alpha', 'alpha body', 'leave alpha', 'enter beta', 'beta body', 'leave beta']);
+    await createPipeline([alpha, scopedBeta]).run(ctx, deps, [], observer);
+    expect(events).toEqual([
+      'enter alpha',
+      'alpha body',
+      'leave alpha',
+      'enter scopedBeta',
+      'scope in scopedBeta',
+      'beta body',
+      'scope out scopedBeta',
+      'leave scopedBeta (scoped)',
+    ]);
     expect(ctx.message).toBe('from alpha');
+    expect(ends.map((e) => e.result)).toEqual([{ message: 'from alpha' }, { requestId: 'from beta' }]);
   });
 
-  it('is called for a failing step as well, and the failure still reaches the caller', async () => {
-    const names: string[] = [];
-    const instrument: StepInstrument = (name, run) => {
-      names.push(name);
-      return run();
+  it('gets the very times the step timing reports', async () => {
+    const { observer, ends } = recorder();
+    const slow: Step = async function slow() {
+      await sleep(20);
     };
+    const timings: StepTiming[] = [];
+    await createPipeline([slow]).run(freshContext(), deps, timings, observer);
+    expect(ends[0]!.span).toBe(timings[0]!.ms);
+    expect(ends[0]!.span).toBeGreaterThanOrEqual(15);
+  });
+
+  it('is told of a failing step with what it threw, and the failure still reaches the caller', async () => {
+    const { observer, ends } = recorder();
+    const original = new Error('defect');
     const ok: Step = function ok() {};
-    const bad: Step = function bad() {
-      throw new Error('defect');
+    const scopedBad: Step = async function scopedBad() {
+      throw original;
     };
     const unreached: Step = function unreached() {};
-    await expect(createPipeline([ok, bad, unreached]).run(freshContext(), deps, [], instrument)).rejects.toBeInstanceOf(StepError);
-    expect(names).toEqual(['ok', 'bad']);
+    await expect(createPipeline([ok, scopedBad, unreached]).run(freshContext(), deps, [], observer)).rejects.toBeInstanceOf(StepError);
+    expect(ends.map((e) => [e.name, e.ok])).toEqual([
+      ['ok', true],
+      ['scopedBad', false],
+    ]);
+    expect(ends[1]!.result).toBe(original);
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * The load: autocannon (programmatic API) posting chats, every request in a new session (so the
+ * session cache never answers and every chat calls the engine), with optional extra headers
+ * (a caller key) and a fresh `Idempotency-Key` per request.
+ */
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+}
+
+interface AutocannonResult {
+  duration: number;
+  latency: { p50: number; p99: number };
+  '2xx': number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+// autocannon ships CommonJS without types.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly seconds: number;
+  readonly connections: number;
+  /** Sent with every request (e.g. `authorization`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A new `Idempotency-Key` on every request. */
+  readonly idempotencyKeys?: boolean;
+}
+
+export interface LoadResult {
+  readonly seconds: number;
+  /** Successful (2xx) chats. */
+  readonly ok: number;
+  /** Non-2xx answers, socket errors and timeouts. */
+  readonly failed: number;
+  readonly rps: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+// Session ids: 32 hex digits (the MD5 shape the request schema accepts), unique per request.
+const runPrefix = randomBytes(8).toString('hex');
+let sequence = 0;
+const nextHex = () => runPrefix + (sequence++).toString(16).padStart(16, '0');
+
+const BODY_HEAD =
+  '{"propertyId":"1234567890123456789","orgId":"9876543210987654321","conversation_id":"1111111111111111111",' +
+  '"graphql_api_key":"bench-caller-key_1","tourScheduleEnabled":true,"history":[],' +
+  '"message":"What are your office hours on Saturday?","session_id":"';
+
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const baseHeaders = { 'content-type': 'application/json', ...options.headers };
+  const request: AutocannonRequest = {
+    method: 'POST',
+    path: '/chat_adapter',
+    headers: baseHeaders,
+    setupRequest(req) {
+      req.body = `${BODY_HEAD}${nextHex()}"}`;
+      if (options.idempotencyKeys === true) req.headers = { ...baseHeaders, 'idempotency-key': nextHex() };
+      return req;
+    },
+  };
+  const r = await autocannon({ url: options.url, connections: options.connections, duration: options.seconds, requests: [request] });
+  return {
+    seconds: r.duration,
+    ok: r['2xx'],
+    failed: r.non2xx + r.errors + r.timeouts,
+    rps: r['2xx'] / r.duration,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * What a process has spent, read from /proc (Linux): CPU time (user + system) and resident memory.
+ * Read from outside the process, so the figures do not depend on the process's cooperation and
+ * are not moved by the load generator that shares the cores.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+let ticksPerSecond: number | undefined;
+
+/** Clock ticks per second of utime/stime (`getconf CLK_TCK`, 100 on Linux almost everywhere). */
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** CPU time (user + system) the process has used so far, in microseconds. */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces), counted from field 3 (state).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1e6) / clockTicks();
+}
+
+export interface Memory {
+  /** Resident set now (VmRSS), MiB. */
+  readonly rssMiB: number;
+  /** Highest resident set so far (VmHWM), MiB. */
+  readonly peakMiB: number;
+}
+
+export function memory(pid: number): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+}

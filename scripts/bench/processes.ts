@@ -1,0 +1,130 @@
+/**
+ * Starting and stopping the benchmark's processes: each on a free loopback port, ready when it
+ * answers (`GET /heartbeat`, or a Redis PING), stopped with SIGTERM so that a CPU profile
+ * (`--cpu-prof`) is written on the way out.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { openSync, closeSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface Started {
+  readonly name: string;
+  readonly pid: number;
+  readonly url: string;
+  readonly port: number;
+  /** Set once the process has exited (by itself, or killed by something else than stop()). */
+  readonly exit: () => string | undefined;
+  stop(): Promise<void>;
+}
+
+/** `exit code 1` or `signal SIGKILL`, once the child has exited. */
+function exitOf(child: ChildProcess): () => string | undefined {
+  let exit: string | undefined;
+  child.once('exit', (code, signal) => (exit = signal === null ? `exit code ${code}` : `signal ${signal}`));
+  return () => exit;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function waitUntil(ready: () => Promise<boolean>, child: ChildProcess, name: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${name} stopped before it was ready (${child.signalCode ?? `exit code ${child.exitCode}`})`);
+    }
+    if (await ready()) return;
+    await sleep(50);
+  }
+  await stopChild(child, 1_000);
+  throw new Error(`${name} was not ready within ${timeoutMs} ms`);
+}
+
+async function heartbeat(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/heartbeat`, { signal: AbortSignal.timeout(1_000) });
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+export interface NodeProcessOptions {
+  readonly name: string;
+  readonly script: string;
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly nodeArgs?: readonly string[];
+  /** Where stdout (the process's log lines) goes; /dev/null when absent. */
+  readonly stdoutFile?: string;
+}
+
+/** A Node process running `script` with a clean environment plus `env` (PORT is added). */
+export async function startNode(options: NodeProcessOptions): Promise<Started> {
+  const port = await freePort();
+  const out = options.stdoutFile === undefined ? 'ignore' : openSync(options.stdoutFile, 'w');
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script], {
+    cwd: options.cwd,
+    // Only what the process is given: a developer's own REDIS_URL or OTEL_* never leaks in.
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', out, 'inherit'],
+  });
+  if (typeof out === 'number') closeSync(out);
+  const url = `http://127.0.0.1:${port}`;
+  const exit = exitOf(child);
+  await waitUntil(() => heartbeat(url), child, options.name, 30_000);
+  return { name: options.name, pid: child.pid ?? 0, url, port, exit, stop: () => stopChild(child, 15_000) };
+}
+
+function redisPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+/** A redis-server from PATH on a free port, without persistence. */
+export async function startRedis(): Promise<Started> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  let spawnError: NodeJS.ErrnoException | undefined;
+  child.on('error', (err) => (spawnError = err));
+  await waitUntil(
+    async () => {
+      if (spawnError?.code === 'ENOENT') throw new Error('the redis variant needs redis-server on PATH');
+      if (spawnError !== undefined) throw new Error(`redis-server: ${spawnError.message}`);
+      return redisPing(port);
+    },
+    child,
+    'redis-server',
+    10_000,
+  );
+  return { name: 'redis', pid: child.pid ?? 0, url: `redis://127.0.0.1:${port}`, port, exit: exitOf(child), stop: () => stopChild(child, 5_000) };
+}

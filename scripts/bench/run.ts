@@ -1,0 +1,252 @@
+/**
+ * `npm run bench`: the service against a bare pass-through baseline, side by side, on the same
+ * zero-delay downstream stubs (their own process). In each round every target (the baseline and
+ * one service process per variant) is started fresh, its idle memory read, warmed up, then loaded
+ * in turns (A B C A B C ...) so that drift on a shared machine hits them alike. Ratios are service /
+ * baseline of the same round, then the median over rounds.
+ *
+ *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 3] [--connections 20]
+ *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=16 ...]
+ *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record]
+ *                    [--out bench-results/latest.json]
+ *
+ * Variants: see variants.ts. `--compare DIR` also runs each variant from another checkout (with its
+ * node_modules), e.g. the code before a change, in the same rounds: the fairest before/after. Figures go to bench-results/latest.json (git-ignored); `--record`
+ * also writes docs/bench/<date>-<label>.json, the figures the README quotes.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { basename, dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { load } from './load.ts';
+import { startNode, startRedis, type Started } from './processes.ts';
+import { cpuMicros, memory } from './proc-stats.ts';
+import { ROW_HEADER, formatRow, formatSummary, summarize, type Row } from './report.ts';
+import { DEFAULT_VARIANTS, VARIANTS, pickVariants, serviceEnv, type Variant } from './variants.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    slices: { type: 'string' },
+    warmup: { type: 'string' },
+    connections: { type: 'string', default: '20' },
+    variants: { type: 'string' },
+    all: { type: 'boolean', default: false },
+    'node-args': { type: 'string', multiple: true },
+    'cpu-prof': { type: 'boolean', default: false },
+    compare: { type: 'string' },
+    label: { type: 'string', default: '' },
+    record: { type: 'boolean', default: false },
+    out: { type: 'string', default: 'bench-results/latest.json' },
+  },
+});
+
+/** The Node flags `npm start` gives the service (e.g. `--max-semi-space-size=16`): measured as it runs. */
+function startFlags(dir: string): string[] {
+  const start = (JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
+  return (/\bnode((?:\s+--\S+)*)\s/.exec(start)?.[1] ?? '').split(' ').filter((a) => a !== '');
+}
+
+const settings = {
+  rounds: Number(args.rounds ?? (args.quick ? 2 : 3)),
+  /** Measured seconds per target and round, in `slices` turns of seconds/slices each. */
+  seconds: Number(args.seconds ?? (args.quick ? 4 : 8)),
+  slices: Number(args.slices ?? (args.quick ? 2 : 4)),
+  warmupSeconds: Number(args.warmup ?? (args.quick ? 2 : 3)),
+  connections: Number(args.connections),
+  /**
+   * Node flags for the service processes only (the baseline runs with Node's defaults); by default
+   * those of each checkout's `npm start`. Given more than once, each set is a target of its own
+   * (suffix #1, #2, ...), to compare flags in one run (`--node-args=` is none).
+   */
+  serviceNodeArgs: args['node-args']?.map((set) => set.split(' ').filter((a) => a !== '')),
+};
+const variants: Variant[] = args.all ? [...VARIANTS] : pickVariants(args.variants?.split(',') ?? DEFAULT_VARIANTS);
+const resultsDir = resolve(ROOT, 'bench-results');
+mkdirSync(resultsDir, { recursive: true });
+const profileDir = resolve(resultsDir, 'profiles');
+
+interface Target {
+  readonly name: string;
+  readonly variant?: Variant;
+  start(): Promise<Started>;
+}
+
+interface Tally {
+  proc: Started;
+  /** Why the process stopped answering mid-round (it exited, or was killed by something else). */
+  died?: string;
+  idleRssMiB: number;
+  cpuUs: number;
+  ok: number;
+  failed: number;
+  seconds: number;
+  p50s: number[];
+  p99s: number[];
+}
+
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+/**
+ * One round: every target started fresh and left idle (its idle memory read), warmed up, then
+ * loaded in turn in short slices (A B C A B C ...), so that whatever else the machine does
+ * during the round falls on all of them alike. Each target's figures are its totals over its slices.
+ */
+async function measureRound(round: number, targets: readonly Target[]): Promise<Row[]> {
+  const tallies: Tally[] = [];
+  try {
+    for (const target of targets) {
+      // One more try for a start that failed (a busy machine, a port taken meanwhile); then it is an error.
+      const proc = await target.start().catch((err: unknown) => {
+        console.log(`warning: ${(err as Error).message}; trying once more`);
+        return target.start();
+      });
+      tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [] });
+    }
+    await sleep(1_000); // settled after start-up: what each holds before its first request
+    for (const t of tallies) t.idleRssMiB = memory(t.proc.pid).rssMiB;
+    const loadOf = (i: number) => ({
+      url: tallies[i]!.proc.url,
+      connections: settings.connections,
+      ...(targets[i]!.variant?.headers !== undefined && { headers: targets[i]!.variant!.headers! }),
+      ...(targets[i]!.variant?.idempotencyKeys === true && { idempotencyKeys: true }),
+    });
+    // /proc has no entry for a process that is gone (its exit event may come a moment later).
+    const cpuOf = (t: Tally): number => {
+      try {
+        return cpuMicros(t.proc.pid);
+      } catch {
+        return Number.NaN;
+      }
+    };
+    // A target that dies is reported as such; the others go on.
+    const alive = (t: Tally): boolean => {
+      const exit = t.proc.exit();
+      if (exit !== undefined && t.died === undefined) {
+        t.died = exit;
+        console.log(`warning: ${t.proc.name} stopped in round ${round} (${exit}); it is left out of this round`);
+      }
+      return t.died === undefined;
+    };
+    for (let i = 0; i < tallies.length; i++) if (alive(tallies[i]!)) await load({ ...loadOf(i), seconds: settings.warmupSeconds });
+    for (let slice = 0; slice < settings.slices; slice++) {
+      for (let i = 0; i < tallies.length; i++) {
+        const t = tallies[i]!;
+        if (!alive(t)) continue;
+        const cpuBefore = cpuOf(t);
+        const r = await load({ ...loadOf(i), seconds: settings.seconds / settings.slices });
+        const cpuAfter = cpuOf(t);
+        if (!alive(t) || Number.isNaN(cpuBefore + cpuAfter)) continue;
+        t.cpuUs += cpuAfter - cpuBefore;
+        t.ok += r.ok;
+        t.failed += r.failed;
+        t.seconds += r.seconds;
+        t.p50s.push(r.p50Ms);
+        t.p99s.push(r.p99Ms);
+      }
+    }
+    return tallies.map((t, i) => ({
+      round,
+      target: targets[i]!.name,
+      rps: t.ok / t.seconds,
+      p50Ms: mean(t.p50s),
+      p99Ms: mean(t.p99s),
+      cpuUsPerChat: t.cpuUs / Math.max(1, t.ok),
+      idleRssMiB: t.idleRssMiB,
+      peakRssMiB: alive(t) ? memory(t.proc.pid).peakMiB : Number.NaN,
+      ok: t.ok,
+      failed: t.failed,
+      ...(t.died !== undefined && { died: t.died }),
+    }));
+  } finally {
+    await Promise.all(tallies.map((t) => t.proc.stop()));
+  }
+}
+
+function gitDescription(): string {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'steps', 'schemas'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${commit}+changes` : commit;
+  } catch {
+    return 'unknown';
+  }
+}
+
+const startedAt = new Date();
+const loadBefore = loadavg();
+const stubs = await startNode({ name: 'stubs', script: resolve(ROOT, 'scripts/bench/stubs.ts'), cwd: ROOT, env: {} });
+const redis = variants.some((v) => v.needsRedis === true) ? await startRedis() : undefined;
+const rows: Row[] = [];
+console.log(
+  `${settings.rounds} rounds; per target and round ${settings.warmupSeconds}s warm-up + ${settings.seconds}s measured in ${settings.slices} turns, ${settings.connections} connections; ` +
+    `variants: ${variants.map((v) => v.name).join(', ')}`,
+);
+/** This checkout's service, and (--compare) the same variants of other checkouts, e.g. the code before a change. */
+const checkoutDirs = [{ dir: ROOT, suffix: '' }, ...(args.compare?.split(',') ?? []).map((dir) => ({ dir: resolve(dir), suffix: `@${basename(dir)}` }))];
+const checkouts = checkoutDirs.flatMap(({ dir, suffix }) => {
+  const sets = settings.serviceNodeArgs ?? [startFlags(dir)];
+  return sets.map((nodeArgs, i) => ({ dir, nodeArgs, suffix: sets.length > 1 ? `${suffix}#${i + 1}` : suffix }));
+});
+for (const { dir, nodeArgs, suffix } of checkouts) console.log(`service${suffix}: ${dir}, node ${[...nodeArgs, 'src/server.ts'].join(' ')}`);
+console.log(ROW_HEADER);
+const targets: Target[] = [
+  { name: 'baseline', start: () => startNode({ name: 'baseline', script: resolve(ROOT, 'scripts/bench/baseline.ts'), cwd: ROOT, env: { STUB_URL: stubs.url } }) },
+  ...checkouts.flatMap(({ dir, nodeArgs, suffix }) => variants.map((variant) => ({
+    name: `${variant.name}${suffix}`,
+    variant,
+    start: () =>
+      startNode({
+        name: `service (${variant.name}${suffix})`,
+        script: resolve(dir, 'src/server.ts'),
+        cwd: dir,
+        env: { ...serviceEnv(stubs.url), ...variant.env({ stubUrl: stubs.url, ...(redis !== undefined && { redisUrl: redis.url }) }) },
+        nodeArgs: [...nodeArgs, ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+        stdoutFile: resolve(resultsDir, `service-${variant.name}${suffix}.log`),
+      }),
+  }))),
+];
+try {
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const row of await measureRound(round, targets)) {
+      rows.push(row);
+      console.log(formatRow(row));
+    }
+    writeResults(resolve(ROOT, args.out), false); // what is measured so far survives a later failure
+  }
+} finally {
+  await Promise.all([stubs.stop(), redis?.stop()]);
+}
+
+/** The figures as JSON: every row, the summary over the rounds measured so far, how they were measured. */
+function writeResults(path: string, announce: boolean): void {
+  const results = {
+    label: args.label,
+    date: startedAt.toISOString(),
+    commit: gitDescription(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version, loadavgBefore: loadBefore.map((l) => Number(l.toFixed(2))) },
+    settings,
+    services: checkouts.map(({ dir, nodeArgs, suffix }) => ({ suffix, dir: dir === ROOT ? '.' : dir, nodeArgs })),
+    variants: Object.fromEntries(variants.map((v) => [v.name, v.description])),
+    summary: summarize(rows, targets.map((t) => t.name)),
+    rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(2)) : v]))),
+  };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+  if (announce) console.log(`figures written to ${path}`);
+}
+
+const summary = summarize(rows, targets.map((t) => t.name));
+console.log(`\nmedians over ${settings.rounds} rounds; ratios = service / baseline of the same round (median)\n${formatSummary(summary)}`);
+const failed = rows.reduce((n, r) => n + r.failed, 0);
+if (failed > 0) console.log(`\nwarning: ${failed} requests failed (non-2xx, errors or timeouts); see bench-results/service-<variant>.log`);
+const died = rows.filter((r) => r.died !== undefined);
+if (died.length > 0) console.log(`warning: ${died.map((r) => `${r.target} (round ${r.round}: ${r.died})`).join(', ')} stopped before the end of a round`);
+writeResults(resolve(ROOT, args.out), true);
+if (args.record) writeResults(resolve(ROOT, 'docs/bench', `${startedAt.toISOString().slice(0, 10)}${args.label === '' ? '' : `-${args.label}`}.json`), true);

@@ -1,0 +1,75 @@
+/**
+ * The service configurations the benchmark can measure against the same baseline. Each adds
+ * environment variables (and perhaps request headers) to the service's plain `ENVIRONMENT=qa` run.
+ * Variables the service does not know yet are ignored by it, so a variant can be run before the
+ * feature it measures has landed (it then measures the service without it).
+ */
+export interface VariantContext {
+  readonly stubUrl: string;
+  /** Set when the variant asked for Redis. */
+  readonly redisUrl?: string;
+}
+
+export interface Variant {
+  readonly name: string;
+  readonly description: string;
+  readonly needsRedis?: boolean;
+  env(ctx: VariantContext): Record<string, string>;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A fresh `Idempotency-Key` header on every request. */
+  readonly idempotencyKeys?: boolean;
+}
+
+const CALLER_KEY = 'bench-caller-key-0123456789abcdef';
+
+export const VARIANTS: readonly Variant[] = [
+  { name: 'tracing', description: 'tracing on (every span recorded, no exporter)', env: () => ({}) },
+  { name: 'notrace', description: 'DISABLE_TRACING=true', env: () => ({ DISABLE_TRACING: 'true' }) },
+  {
+    name: 'otlp',
+    description: 'tracing on, OTLP/HTTP export to a local sink',
+    env: (ctx) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: ctx.stubUrl }),
+  },
+  {
+    name: 'sampled',
+    description: 'OTLP export, OTEL_TRACES_SAMPLER=parentbased_traceidratio, ratio 0.1',
+    env: (ctx) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: ctx.stubUrl, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }),
+  },
+  {
+    name: 'redis',
+    description: 'REDIS_URL: session cache (and whatever else uses it) on a real redis-server',
+    needsRedis: true,
+    env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '' }),
+  },
+  {
+    name: 'auth',
+    description: 'CALLER_API_KEYS with a bearer key, and a new Idempotency-Key per request',
+    env: () => ({ CALLER_API_KEYS: `bench:${CALLER_KEY}` }),
+    headers: { authorization: `Bearer ${CALLER_KEY}` },
+    idempotencyKeys: true,
+  },
+];
+
+export const DEFAULT_VARIANTS = ['tracing', 'notrace'];
+
+export function pickVariants(names: readonly string[]): Variant[] {
+  return names.map((name) => {
+    const variant = VARIANTS.find((v) => v.name === name);
+    if (variant === undefined) throw new Error(`unknown variant '${name}'; known: ${VARIANTS.map((v) => v.name).join(', ')}`);
+    return variant;
+  });
+}
+
+/** The plain service configuration every variant starts from: qa, the stubs' addresses, secrets set. */
+export function serviceEnv(stubUrl: string): Record<string, string> {
+  return {
+    ENVIRONMENT: 'qa',
+    ENGINE_URL: stubUrl,
+    TRANSLATE_URL: stubUrl,
+    HANDOFF_URL: stubUrl,
+    PROPERTY_API_URL: stubUrl,
+    GRAPHQL_URL: `${stubUrl}/graphql`,
+    GRAPHQL_AUTHORIZATION: 'bench-authorization',
+    GRAPHQL_API_KEY: 'bench-api-key',
+  };
+}

@@ -1,0 +1,141 @@
+import { SpanKind, SpanStatusCode, type Attributes, type AttributeValue, type Exception, type HrTime, type Link, type Span, type SpanContext, type SpanStatus, type TimeInput } from '@opentelemetry/api';
+import { hrTimeDuration, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
+import type { Resource } from '@opentelemetry/resources';
+import { RandomIdGenerator, type ReadableSpan, type SpanProcessor, type TimedEvent } from '@opentelemetry/sdk-trace-node';
+import { spanNow } from './span-clock.ts';
+
+/*
+ * A child span of a recording span of this process (a pipeline step under the request's SERVER
+ * span, a downstream call under its step), with the times the caller gives, handed straight to the
+ * span processors when it ends. The SDK's own span path, built for spans of unknown parentage and
+ * timing, costs several microseconds per span (sampler, id and attribute validation, clock reads);
+ * a child of a recording local span shares its sampling decision under every standard sampler. It
+ * is exported exactly as an SDK span is (it is a ReadableSpan, with the provider's resource and scope).
+ */
+
+/** Where spans of one tracer provider go: made by createTracing (tracing.ts). */
+export interface SpanSink {
+  readonly resource: Resource;
+  readonly scope: InstrumentationScope;
+  readonly processors: readonly SpanProcessor[];
+}
+
+const ids = new RandomIdGenerator();
+
+const toHrTime = (time: TimeInput | undefined): HrTime => {
+  if (time === undefined) return spanNow();
+  if (Array.isArray(time)) return time as HrTime;
+  return millisToHrTime(time instanceof Date ? time.getTime() : time);
+};
+
+export class TimedSpan implements Span, ReadableSpan {
+  readonly kind: SpanKind;
+  readonly parentSpanContext: SpanContext;
+  readonly startTime: HrTime;
+  endTime: HrTime = [0, 0];
+  duration: HrTime = [0, 0];
+  name: string;
+  status: SpanStatus = { code: SpanStatusCode.UNSET };
+  readonly attributes: Attributes = {};
+  readonly links: Link[] = [];
+  readonly events: TimedEvent[] = [];
+  ended = false;
+  readonly droppedAttributesCount = 0;
+  readonly droppedEventsCount = 0;
+  readonly droppedLinksCount = 0;
+  readonly resource: Resource;
+  readonly instrumentationScope: InstrumentationScope;
+  readonly #context: SpanContext;
+  readonly #sink: SpanSink;
+
+  /** A child of `parent` (which must be recording), started at `startTime` (see span-clock.ts). */
+  constructor(sink: SpanSink, name: string, parent: SpanContext, startTime: HrTime, kind: SpanKind = SpanKind.INTERNAL) {
+    this.#sink = sink;
+    this.kind = kind;
+    this.resource = sink.resource;
+    this.instrumentationScope = sink.scope;
+    this.name = name;
+    this.parentSpanContext = parent;
+    this.#context = {
+      traceId: parent.traceId,
+      spanId: ids.generateSpanId(),
+      traceFlags: parent.traceFlags,
+      ...(parent.traceState !== undefined && { traceState: parent.traceState }),
+    };
+    this.startTime = startTime;
+  }
+
+  spanContext(): SpanContext {
+    return this.#context;
+  }
+
+  setAttribute(key: string, value: AttributeValue | undefined): this {
+    if (!this.ended && value != null && key !== '') this.attributes[key] = value;
+    return this;
+  }
+
+  setAttributes(attributes: Attributes): this {
+    for (const [key, value] of Object.entries(attributes)) this.setAttribute(key, value);
+    return this;
+  }
+
+  addEvent(name: string, attributesOrTime?: Attributes | TimeInput, time?: TimeInput): this {
+    if (this.ended) return this;
+    const isTime = typeof attributesOrTime === 'number' || Array.isArray(attributesOrTime) || attributesOrTime instanceof Date;
+    const attributes = isTime ? {} : { ...(attributesOrTime as Attributes | undefined) };
+    this.events.push({ name, attributes, time: toHrTime(isTime ? (attributesOrTime as TimeInput) : time), droppedAttributesCount: 0 });
+    return this;
+  }
+
+  addLink(link: Link): this {
+    if (!this.ended) this.links.push(link);
+    return this;
+  }
+
+  addLinks(links: Link[]): this {
+    for (const link of links) this.addLink(link);
+    return this;
+  }
+
+  /** As the SDK: UNSET changes nothing, OK is final, a message is kept only on ERROR. */
+  setStatus(status: SpanStatus): this {
+    if (this.ended || status.code === SpanStatusCode.UNSET || this.status.code === SpanStatusCode.OK) return this;
+    this.status = status.code === SpanStatusCode.ERROR && typeof status.message === 'string' ? { code: status.code, message: status.message } : { code: status.code };
+    return this;
+  }
+
+  updateName(name: string): this {
+    if (!this.ended) this.name = name;
+    return this;
+  }
+
+  /** As the SDK: an `exception` event with exception.type / .message (and .stacktrace when given). */
+  recordException(exception: Exception, time?: TimeInput): void {
+    const attributes: Attributes = {};
+    if (typeof exception === 'string') attributes['exception.message'] = exception;
+    else if (exception) {
+      if (exception.code !== undefined) attributes['exception.type'] = String(exception.code);
+      else if (exception.name !== undefined) attributes['exception.type'] = exception.name;
+      if (exception.message !== undefined) attributes['exception.message'] = exception.message;
+      if (exception.stack !== undefined) attributes['exception.stacktrace'] = exception.stack;
+    }
+    if (attributes['exception.type'] !== undefined || attributes['exception.message'] !== undefined) this.addEvent('exception', attributes, time);
+  }
+
+  isRecording(): boolean {
+    return !this.ended;
+  }
+
+  /** Ends at `endTime` (span-clock.ts) and hands the span to the processors. A second end is ignored. */
+  end(endTime?: TimeInput): void {
+    if (this.ended) return;
+    this.endTime = toHrTime(endTime);
+    this.duration = hrTimeDuration(this.startTime, this.endTime);
+    if (this.duration[0] < 0) {
+      this.endTime = this.startTime;
+      this.duration = [0, 0];
+    }
+    this.ended = true;
+    for (const processor of this.#sink.processors) processor.onEnd(this);
+  }
+}
