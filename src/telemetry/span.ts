@@ -1,4 +1,4 @@
-import { SpanStatusCode, context, trace, type Attributes, type Context, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, TraceFlags, context, trace, type Attributes, type Context, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
 import { describeError } from './safe-error.ts';
 import { spanNow } from './span-clock.ts';
 import { TimedSpan } from './timed-span.ts';
@@ -37,6 +37,13 @@ function startChild(tracer: Tracer, name: string, options: SpanOptions, parent: 
  */
 export async function recordSpan<T>(tracer: Tracer, name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
   const parent = context.active();
+  const active = trace.getSpan(parent);
+  // Under a parent that is not sampled, when the sampler follows the parent's decision (DISABLE_TRACING,
+  // the parentbased_* samplers), a child would record nothing: the work runs under the parent, whose
+  // ids it propagates (flags 00), and no span is made.
+  if (active !== undefined && (active.spanContext().traceFlags & TraceFlags.SAMPLED) === 0 && spanSinkOf(tracer)?.followsParent === true) {
+    return fn(active);
+  }
   const span = startChild(tracer, name, options, parent);
   return context.with(trace.setSpan(parent, span), async () => {
     try {

@@ -18,6 +18,8 @@ export interface SpanSink {
   readonly resource: Resource;
   readonly scope: InstrumentationScope;
   readonly processors: readonly SpanProcessor[];
+  /** The sampler never records a child of a parent that is not sampled (disabled, or parentbased_*). */
+  readonly followsParent: boolean;
 }
 
 const ids = new RandomIdGenerator();

@@ -119,7 +119,8 @@ export function createTracing(options: TracingOptions): Tracing {
     spanProcessors,
   });
   const tracer = provider.getTracer(TRACER_NAME);
-  sinks.set(tracer, { resource, scope: { name: TRACER_NAME }, processors: spanProcessors });
+  const followsParent = options.disabled || (options.sampler?.name ?? 'parentbased_always_on').startsWith('parentbased_') || options.sampler?.name === 'always_off';
+  sinks.set(tracer, { resource, scope: { name: TRACER_NAME }, processors: spanProcessors, followsParent });
   return {
     tracer,
     shutdown: () =>
