@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { SpanKind, SpanStatusCode, type Attributes, type AttributeValue, type Exception, type HrTime, type Link, type Span, type SpanContext, type SpanStatus, type TimeInput } from '@opentelemetry/api';
 import { hrTimeDuration, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
-import { RandomIdGenerator, type ReadableSpan, type SpanProcessor, type TimedEvent } from '@opentelemetry/sdk-trace-node';
+import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-node';
 import { spanNow } from './span-clock.ts';
 
 /*
@@ -22,7 +23,23 @@ export interface SpanSink {
   readonly followsParent: boolean;
 }
 
-const ids = new RandomIdGenerator();
+/*
+ * Span ids: 8 random bytes each, taken from a pool of hex filled 512 ids at a time, so that an id is
+ * a substring, not a Buffer and a hex conversion of its own. Same randomness as the SDK's ids
+ * (crypto-quality here, Math.random there); an all-zero id (invalid) is never handed out.
+ */
+const POOL_IDS = 512;
+let pool = '';
+let next = POOL_IDS;
+function newSpanId(): string {
+  if (next === POOL_IDS) {
+    pool = randomBytes(POOL_IDS * 8).toString('hex');
+    next = 0;
+  }
+  const id = pool.slice(next * 16, next * 16 + 16);
+  next += 1;
+  return id === '0000000000000000' ? newSpanId() : id;
+}
 
 const toHrTime = (time: TimeInput | undefined): HrTime => {
   if (time === undefined) return spanNow();
@@ -60,7 +77,7 @@ export class TimedSpan implements Span, ReadableSpan {
     this.parentSpanContext = parent;
     this.#context = {
       traceId: parent.traceId,
-      spanId: ids.generateSpanId(),
+      spanId: newSpanId(),
       traceFlags: parent.traceFlags,
       ...(parent.traceState !== undefined && { traceState: parent.traceState }),
     };
@@ -77,7 +94,11 @@ export class TimedSpan implements Span, ReadableSpan {
   }
 
   setAttributes(attributes: Attributes): this {
-    for (const [key, value] of Object.entries(attributes)) this.setAttribute(key, value);
+    if (this.ended) return this;
+    for (const key in attributes) {
+      const value = attributes[key];
+      if (value != null && key !== '') this.attributes[key] = value;
+    }
     return this;
   }
 
