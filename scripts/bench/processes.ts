@@ -6,8 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { openSync, closeSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { redisAnswersPing } from '../../test/support/redis-ping.ts';
 
 export interface Started {
   readonly name: string;
@@ -96,20 +97,6 @@ export async function startNode(options: NodeProcessOptions): Promise<Started> {
   return { name: options.name, pid: child.pid ?? 0, url, port, exit, stop: () => stopChild(child, 15_000) };
 }
 
-function redisPing(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
-  });
-}
-
 /** A redis-server from PATH on a free port, without persistence. */
 export async function startRedis(): Promise<Started> {
   const port = await freePort();
@@ -120,7 +107,7 @@ export async function startRedis(): Promise<Started> {
     async () => {
       if (spawnError?.code === 'ENOENT') throw new Error('the redis variant needs redis-server on PATH');
       if (spawnError !== undefined) throw new Error(`redis-server: ${spawnError.message}`);
-      return redisPing(port);
+      return redisAnswersPing(port);
     },
     child,
     'redis-server',

@@ -6,8 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { inject } from 'vitest';
+import { redisAnswersPing } from '../support/redis-ping.ts';
 import { once } from 'node:events';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export async function freePort(): Promise<number> {
@@ -19,20 +20,6 @@ export async function freePort(): Promise<number> {
   await once(server, 'close');
   if (address === null || typeof address === 'string') throw new Error('no port');
   return address.port;
-}
-
-function pingOnce(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
-  });
 }
 
 export interface TestRedis {
@@ -69,7 +56,7 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
       spawnError = err;
     });
     for (let i = 0; i < 100; i += 1) {
-      if (await pingOnce(port)) return;
+      if (await redisAnswersPing(port)) return;
       if (spawnError !== undefined || child.exitCode !== null) break;
       await sleep(50);
     }
