@@ -4,6 +4,7 @@ import { loadConfig } from './config/load-config.ts';
 import { ConfigError, InvalidConfigError } from './config/env-parsers.ts';
 import { explainBusyPort, StartUpError } from './config/start-up-errors.ts';
 import { composeService } from './compose.ts';
+import { releaseStartUpMemory } from './runtime/release-start-up-memory.ts';
 import { createLogger } from './telemetry/logger.ts';
 
 /**
@@ -36,7 +37,8 @@ async function start() {
     .finally(() => {
       service.app.log.level = level;
     });
-  logger.info({ url, environment: config.environment }, 'chat adapter listening');
+  const gcMs = releaseStartUpMemory();
+  logger.info({ url, environment: config.environment, startUpGcMs: Math.round(gcMs) }, 'chat adapter listening');
   return { config, logger, service };
 }
 
