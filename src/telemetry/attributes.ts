@@ -1,21 +1,22 @@
 /*
- * Span attribute names. Stable HTTP/URL/server names come from @opentelemetry/semantic-conventions;
- * incubating ones (peer.service, url.template, gen_ai.*, graphql.*) are copied here as its docs advise,
- * because incubating constants may change between minor versions.
+ * Span attribute names, as the OpenTelemetry semantic conventions (1.45) name them. Incubating
+ * ones (peer.service, url.template, gen_ai.*, graphql.*) are copied here as the conventions package
+ * advises, because they may change between minor versions. The stable ones are copied too (stable
+ * names never change): importing them would load the package's ES module build next to the
+ * CommonJS build the OpenTelemetry SDK loads, a second copy of its attribute tables (about 1 MiB
+ * resident) for eleven strings. test/telemetry/attribute-names.test.ts checks them against the package.
  */
-export {
-  ATTR_ERROR_TYPE,
-  ATTR_HTTP_REQUEST_METHOD,
-  ATTR_HTTP_RESPONSE_STATUS_CODE,
-  ATTR_HTTP_ROUTE,
-  ATTR_SERVER_ADDRESS,
-  ATTR_SERVER_PORT,
-  ATTR_SERVICE_NAME,
-  ATTR_SERVICE_VERSION,
-  ATTR_URL_FULL,
-  ATTR_URL_PATH,
-  ATTR_URL_SCHEME,
-} from '@opentelemetry/semantic-conventions';
+export const ATTR_ERROR_TYPE = 'error.type';
+export const ATTR_HTTP_REQUEST_METHOD = 'http.request.method';
+export const ATTR_HTTP_RESPONSE_STATUS_CODE = 'http.response.status_code';
+export const ATTR_HTTP_ROUTE = 'http.route';
+export const ATTR_SERVER_ADDRESS = 'server.address';
+export const ATTR_SERVER_PORT = 'server.port';
+export const ATTR_SERVICE_NAME = 'service.name';
+export const ATTR_SERVICE_VERSION = 'service.version';
+export const ATTR_URL_FULL = 'url.full';
+export const ATTR_URL_PATH = 'url.path';
+export const ATTR_URL_SCHEME = 'url.scheme';
 
 export const ATTR_PEER_SERVICE = 'peer.service';
 export const ATTR_URL_TEMPLATE = 'url.template';
