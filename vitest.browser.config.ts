@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.browser.ts'],
-    globalSetup: ['./test/browser/require-chromium.ts'],
+    globalSetup: ['./test/browser/require-chromium.ts', './test/support/build-service.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     environment: 'node',
     testTimeout: 60_000,

@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/cluster/**/*.cluster.ts'],
-    globalSetup: ['./test/support/global-setup.ts'],
+    globalSetup: ['./test/support/global-setup.ts', './test/support/build-service.ts'],
     reporters: ['default', './test/cluster/figures-reporter.ts', './test/support/summary-reporter.ts'],
     environment: 'node',
     fileParallelism: false,

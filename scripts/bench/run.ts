@@ -47,10 +47,17 @@ const { values: args } = parseArgs({
   },
 });
 
-/** The Node flags `npm start` gives the service (e.g. `--max-semi-space-size=16`): measured as it runs. */
-function startFlags(dir: string): string[] {
-  const start = (JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
-  return (/\bnode((?:\s+--\S+)*)\s/.exec(start)?.[1] ?? '').split(' ').filter((a) => a !== '');
+/**
+ * How `npm start` runs the service in a checkout: its Node flags (e.g. `--max-semi-space-size=16`)
+ * and its entry file (`dist/src/server.js`, or `src/server.ts` in a checkout from before the build
+ * step), after its `prestart` (the build) has run: measured as it runs.
+ */
+function startCommand(dir: string): { flags: string[]; entry: string } {
+  const scripts = (JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const prestart = scripts['prestart'];
+  if (prestart !== undefined) execFileSync('sh', ['-c', prestart], { cwd: dir, stdio: 'inherit', env: { ...process.env, PATH: `${resolve(dir, 'node_modules/.bin')}:${process.env['PATH'] ?? ''}` } });
+  const match = /\bnode((?:\s+--\S+)*)\s+(\S+)/.exec(scripts['start'] ?? '');
+  return { flags: (match?.[1] ?? '').split(' ').filter((a) => a !== ''), entry: match?.[2] ?? 'src/server.ts' };
 }
 
 const settings = {
@@ -191,20 +198,21 @@ console.log(
 /** This checkout's service, and (--compare) the same variants of other checkouts, e.g. the code before a change. */
 const checkoutDirs = [{ dir: ROOT, suffix: '' }, ...(args.compare?.split(',') ?? []).map((dir) => ({ dir: resolve(dir), suffix: `@${basename(dir)}` }))];
 const checkouts = checkoutDirs.flatMap(({ dir, suffix }) => {
-  const sets = settings.serviceNodeArgs ?? [startFlags(dir)];
-  return sets.map((nodeArgs, i) => ({ dir, nodeArgs, suffix: sets.length > 1 ? `${suffix}#${i + 1}` : suffix }));
+  const { flags, entry } = startCommand(dir);
+  const sets = settings.serviceNodeArgs ?? [flags];
+  return sets.map((nodeArgs, i) => ({ dir, entry, nodeArgs, suffix: sets.length > 1 ? `${suffix}#${i + 1}` : suffix }));
 });
-for (const { dir, nodeArgs, suffix } of checkouts) console.log(`service${suffix}: ${dir}, node ${[...nodeArgs, 'src/server.ts'].join(' ')}`);
+for (const { dir, entry, nodeArgs, suffix } of checkouts) console.log(`service${suffix}: ${dir}, node ${[...nodeArgs, entry].join(' ')}`);
 console.log(ROW_HEADER);
 const targets: Target[] = [
   { name: 'baseline', start: () => startNode({ name: 'baseline', script: resolve(ROOT, 'scripts/bench/baseline.ts'), cwd: ROOT, env: { STUB_URL: stubs.url } }) },
-  ...checkouts.flatMap(({ dir, nodeArgs, suffix }) => variants.map((variant) => ({
+  ...checkouts.flatMap(({ dir, entry, nodeArgs, suffix }) => variants.map((variant) => ({
     name: `${variant.name}${suffix}`,
     variant,
     start: () =>
       startNode({
         name: `service (${variant.name}${suffix})`,
-        script: resolve(dir, 'src/server.ts'),
+        script: resolve(dir, entry),
         cwd: dir,
         env: { ...serviceEnv(stubs.url), ...variant.env({ stubUrl: stubs.url, ...(redis !== undefined && { redisUrl: redis.url }) }) },
         nodeArgs: [...nodeArgs, ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],

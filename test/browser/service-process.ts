@@ -1,5 +1,5 @@
 /**
- * The real service as `npm start` runs it (`node src/server.ts`), with the embedded local stack on
+ * The real service as `npm start` runs it (`node dist/src/server.js`), with the embedded local stack on
  * free ports and a throw-away data folder, for the browser test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SERVICE_ENTRY } from '../helpers/service-process.ts';
 
 export interface ServiceProcess {
   /** e.g. http://127.0.0.1:41234 */
@@ -32,7 +33,7 @@ function listeningUrl(output: string): string | undefined {
 
 export async function startServiceProcess(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chat-adapter-browser-'));
-  const child: ChildProcess = spawn(process.execPath, ['src/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: resolve(import.meta.dirname, '../..'),
     env: { ...process.env, ENVIRONMENT: 'local', PORT: '0', HOST: '127.0.0.1', LOCAL_STACK_BASE_PORT: '0', LOCAL_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 /**
- * One service instance of a cluster run: a real `node src/server.ts` process (as `npm start` runs
+ * One service instance of a cluster run: a real `node dist/src/server.js` process (as `npm start` runs
  * it) on its own port and DATA_DIR, its log lines, its readiness and the CPU time it used.
  */
 import { readFileSync } from 'node:fs';

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVICE_ENTRY } from '../helpers/service-process.ts';
 
 const SECRET = 'bad-entry-SECRET-0123456789';
 
 describe('a bad CALLER_API_KEYS at start-up', () => {
   it('stops the process with one line naming the variable, never the key', () => {
-    const run = spawnSync(process.execPath, ['src/server.ts'], {
+    const run = spawnSync(process.execPath, [SERVICE_ENTRY], {
       cwd: resolve(import.meta.dirname, '../..'),
       env: { ...process.env, ENVIRONMENT: 'local', PORT: '0', CALLER_API_KEYS: `web:${SECRET}:not-an-org-id` },
       encoding: 'utf8',

@@ -8,9 +8,10 @@ import { freePort } from '../helpers/redis-server.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { graphqlStubHandler, startStubs, type Stubs } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
+import { SERVICE_ENTRY } from '../helpers/service-process.ts';
 
 /**
- * The real process (`node src/server.ts`, as `npm start` runs it) receiving SIGTERM while a chat is
+ * The real process (`node dist/src/server.js`, as `npm start` runs it) receiving SIGTERM while a chat is
  * in flight: the chat still gets its answer, new connections are refused, the process exits 0.
  */
 let stubs: Stubs;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   stubs.graphql.handle(graphqlStubHandler());
   port = await freePort();
   dataDir = mkdtempSync(join(tmpdir(), 'chat-adapter-shutdown-'));
-  server = spawn(process.execPath, ['src/server.ts'], {
+  server = spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: resolve(import.meta.dirname, '../..'),
     env: {
       ...process.env,

@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 6.3 with real processes (`node src/server.ts`, as `npm start` runs it): a service
+ * CONTRACTS 6.3 with real processes (`node dist/src/server.js`, as `npm start` runs it): a service
  * killed with SIGKILL while a handoff is undelivered loses nothing. Locally, the next start on the
  * same DATA_DIR delivers it; with Redis, a second instance takes over the job the dead one held.
  */
@@ -15,6 +15,7 @@ import { freePort, startTestRedis, type TestRedis } from '../helpers/redis-serve
 import { sendJson } from '../helpers/stub-server.ts';
 import { graphqlStubHandler, startStubs, type Stubs } from '../helpers/stubbed-service.ts';
 import { waitFor } from '../outbox/outbox-contract.ts';
+import { SERVICE_ENTRY } from '../helpers/service-process.ts';
 
 const MESSAGE = 'The water heater burst and the hallway is flooding';
 
@@ -49,7 +50,7 @@ interface Service {
 async function startService(env: Record<string, string>): Promise<Service> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['src/server.ts'], {
+  const child = spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: resolve(import.meta.dirname, '../..'),
     env: {
       ...process.env,

@@ -47,11 +47,13 @@ beforeAll(async () => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the production process (ENVIRONMENT=qa)', () => {
-  it('loads the service from src/, steps/ and schemas/, never the embedded local stack', () => {
+  it('loads the service built into dist/ (src/, steps/, schemas/), never the embedded local stack', () => {
     const own = files.filter((file) => lockKey(file) === undefined).map((file) => relative(REPO_ROOT, file));
-    expect(own).toContain(join('src', 'server.ts'));
-    expect(own).toContain(join('steps', 'chat-pipeline.ts'));
-    expect(own.filter((file) => file.startsWith(join('src', 'local')))).toEqual([]);
+    expect(own).toContain(join('dist', 'src', 'server.js'));
+    expect(own).toContain(join('dist', 'steps', 'chat-pipeline.js'));
+    expect(own.filter((file) => file.startsWith(join('dist', 'src', 'local')))).toEqual([]);
+    // Nothing runs from the TypeScript sources: no type stripping (and its compiler) in production.
+    expect(own.filter((file) => file.endsWith('.ts') && !file.startsWith(`test${sep}`))).toEqual([]);
   });
 
   it('loads no module that npm ci --omit=dev leaves out', () => {

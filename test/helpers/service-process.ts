@@ -1,6 +1,7 @@
 /**
- * The real process, as `npm start` runs it: `node src/server.ts` under the pinned Node (vitest's
- * own `process.execPath`), with the environment given on top of a minimal one.
+ * The real process, as `npm start` runs it: `node dist/src/server.js` (built from the sources under
+ * test by the global setup, test/support/build-service.ts) under the pinned Node (vitest's own
+ * `process.execPath`), with the environment given on top of a minimal one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -8,6 +9,8 @@ import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+/** What `npm start` runs (relative to REPO_ROOT): the JavaScript `npm run build` emits. */
+export const SERVICE_ENTRY = 'dist/src/server.js';
 
 export interface ServiceProcess {
   readonly child: ChildProcess;
@@ -20,7 +23,7 @@ export interface ServiceProcess {
 }
 
 export function spawnService(env: Record<string, string>, nodeArgs: readonly string[] = []): ServiceProcess {
-  const child = spawn(process.execPath, [...nodeArgs, 'src/server.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVICE_ENTRY], {
     cwd: REPO_ROOT,
     // PATH and HOME only: nothing of the test runner's own environment leaks into the configuration.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },

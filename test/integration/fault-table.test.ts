@@ -2,7 +2,7 @@
  * CONTRACTS 6.8, the fault table, row by row: for each party and each way it can fail, the chat
  * gets the documented outcome; afterwards the service still serves (a normal chat: 200, stored),
  * the process still runs, and every 200 has its question and answer stored. The whole table runs
- * against the service in this process and against a real `node src/server.ts` process, each with
+ * against the service in this process and against a real `node dist/src/server.js` process, each with
  * loopback stubs switched per fault (test/helpers/party-faults.ts) and a real redis-server.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

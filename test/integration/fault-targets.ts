@@ -1,6 +1,6 @@
 /**
  * Where the fault table (fault-table.test.ts) runs: the service in this process (`app.inject`) or a
- * real `node src/server.ts` process reached over HTTP. Both get loopback stubs for every party, a
+ * real `node dist/src/server.js` process reached over HTTP. Both get loopback stubs for every party, a
  * real redis-server of their own and the same short per-party timeouts, and answer the same questions:
  * what a chat got, what the GraphQL stub was asked to store for it, what the service logged, and
  * whether the process still runs.
@@ -144,7 +144,7 @@ export async function inProcessTarget(): Promise<FaultTarget> {
   };
 }
 
-/** The real process, `node src/server.ts` as `npm start` runs it, reached over HTTP. */
+/** The real process, `node dist/src/server.js` as `npm start` runs it, reached over HTTP. */
 export async function processTarget(): Promise<FaultTarget> {
   const [redis, stubs] = await Promise.all([startTestRedis(), startStubs()]);
   const accepted: RecordedRequest[] = [];
