@@ -8,6 +8,8 @@ import { once } from 'node:events';
 import { openSync, closeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { resolve } from 'node:path';
+import { locateRedisServer } from '../../test/support/redis-binary.ts';
 import { redisAnswersPing } from '../../test/support/redis-ping.ts';
 
 export interface Started {
@@ -97,15 +99,22 @@ export async function startNode(options: NodeProcessOptions): Promise<Started> {
   return { name: options.name, pid: child.pid ?? 0, url, port, exit, stop: () => stopChild(child, 15_000) };
 }
 
-/** A redis-server from PATH on a free port, without persistence. */
+/**
+ * A redis-server on a free port, without persistence: the one on PATH, or the one the tests fetch
+ * from Debian into .cache/redis (test/support/redis-binary.ts), fetched here too when missing.
+ */
 export async function startRedis(): Promise<Started> {
+  const binary = await locateRedisServer({ path: process.env['PATH'] ?? '', cacheDir: resolve(import.meta.dirname, '../../.cache/redis') });
+  if (binary instanceof Error) throw new Error(`the redis variant needs a redis-server: ${binary.message}`);
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(binary.command, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+    env: { ...process.env, ...binary.env },
+  });
   let spawnError: NodeJS.ErrnoException | undefined;
   child.on('error', (err) => (spawnError = err));
   await waitUntil(
     async () => {
-      if (spawnError?.code === 'ENOENT') throw new Error('the redis variant needs redis-server on PATH');
       if (spawnError !== undefined) throw new Error(`redis-server: ${spawnError.message}`);
       return redisAnswersPing(port);
     },
