@@ -28,7 +28,8 @@ const ASSETS: readonly { from: string; filter?: (path: string) => boolean }[] = 
 /** Emits dist/ afresh (the tests' global setup calls it too, so they run what `npm start` runs). */
 export function buildDist(): void {
   rmSync(OUT, { recursive: true, force: true });
-  execFileSync(resolve(ROOT, 'node_modules/.bin/tsc'), ['-p', resolve(ROOT, 'tsconfig.build.json'), '--noCheck'], { stdio: 'inherit' });
+  // Under this same Node (the pinned one), whatever `node` comes first on PATH.
+  execFileSync(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', resolve(ROOT, 'tsconfig.build.json'), '--noCheck'], { stdio: 'inherit' });
   for (const asset of ASSETS) {
     cpSync(resolve(ROOT, asset.from), resolve(OUT, asset.from), { recursive: true, ...(asset.filter && { filter: asset.filter }) });
   }
