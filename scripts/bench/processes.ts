@@ -6,9 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { openSync, closeSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
+import { freePort } from '../../test/support/free-port.ts';
 import { locateRedisServer } from '../../test/support/redis-binary.ts';
 import { redisAnswersPing } from '../../test/support/redis-ping.ts';
 
@@ -29,16 +29,6 @@ function exitOf(child: ChildProcess): () => string | undefined {
   return () => exit;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
 
 async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

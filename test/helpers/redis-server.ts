@@ -6,21 +6,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { inject } from 'vitest';
+import { freePort } from '../support/free-port.ts';
 import { redisAnswersPing } from '../support/redis-ping.ts';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+export { freePort };
 
 export interface TestRedis {
   readonly port: number;

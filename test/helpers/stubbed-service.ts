@@ -26,6 +26,19 @@ export interface Stubs {
   propertyApi: StubServer;
 }
 
+/** Every party's address on its stub, and the GraphQL secrets: the environment of a service on the stubs. */
+export function stubPartiesEnv(stubs: Stubs): Record<string, string> {
+  return {
+    ENGINE_URL: stubs.engine.url,
+    GRAPHQL_URL: `${stubs.graphql.url}/graphql`,
+    HANDOFF_URL: stubs.handoff.url,
+    TRANSLATE_URL: stubs.translate.url,
+    PROPERTY_API_URL: stubs.propertyApi.url,
+    GRAPHQL_AUTHORIZATION,
+    GRAPHQL_API_KEY: GRAPHQL_ENV_API_KEY,
+  };
+}
+
 /** A GraphQL API stub: numbered messages, idempotent on clientMessageKey, echoes conversation updates. */
 export function graphqlStubHandler(byKey = new Map<string, string>()) {
   let next = 1000 + byKey.size;
@@ -100,13 +113,7 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
   const config = loadConfig({
     ...(dataDir === undefined ? {} : { DATA_DIR: dataDir }),
     ENVIRONMENT: 'qa',
-    ENGINE_URL: stubs.engine.url,
-    GRAPHQL_URL: `${stubs.graphql.url}/graphql`,
-    HANDOFF_URL: stubs.handoff.url,
-    TRANSLATE_URL: stubs.translate.url,
-    PROPERTY_API_URL: stubs.propertyApi.url,
-    GRAPHQL_AUTHORIZATION,
-    GRAPHQL_API_KEY: GRAPHQL_ENV_API_KEY,
+    ...stubPartiesEnv(stubs),
     LOG_LEVEL: 'debug',
     SHUTDOWN_GRACE_MS: '2000',
     // Off: on a loaded test machine any loop may lag a second; test/routes/overload.test.ts turns it on.

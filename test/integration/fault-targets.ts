@@ -14,7 +14,7 @@ import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { spawnService, type ServiceProcess } from '../helpers/service-process.ts';
 import { sendJson, type RecordedRequest, type StubHandler } from '../helpers/stub-server.ts';
-import { GRAPHQL_AUTHORIZATION, GRAPHQL_ENV_API_KEY, graphqlStubHandler, startStubbedService, startStubs, type Stubs } from '../helpers/stubbed-service.ts';
+import { graphqlStubHandler, startStubbedService, startStubs, stubPartiesEnv, type Stubs } from '../helpers/stubbed-service.ts';
 
 /** Every party's own timeout here; a slow party answers 3 times later. */
 export const PARTY_TIMEOUT_MS = 1000;
@@ -170,13 +170,7 @@ export async function processTarget(): Promise<FaultTarget> {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       DATA_DIR: dataDir,
-      ENGINE_URL: stubs.engine.url,
-      GRAPHQL_URL: `${stubs.graphql.url}/graphql`,
-      HANDOFF_URL: stubs.handoff.url,
-      TRANSLATE_URL: stubs.translate.url,
-      PROPERTY_API_URL: stubs.propertyApi.url,
-      GRAPHQL_AUTHORIZATION,
-      GRAPHQL_API_KEY: GRAPHQL_ENV_API_KEY,
+      ...stubPartiesEnv(stubs),
     });
     await service.untilOutput('chat adapter listening');
     base = String(lines(service).find((line) => line['msg'] === 'chat adapter listening')?.['url']);
