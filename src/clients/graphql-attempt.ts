@@ -2,6 +2,7 @@ import { ClientError, GraphQLClient } from 'graphql-request';
 import type { Dispatcher } from 'undici';
 import { DownstreamError, OutboundRequestError } from '../errors.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
+import type { CallTimer } from './call-timer.ts';
 import { poolFetch } from './pool-fetch.ts';
 
 export interface GraphqlEndpoint {
@@ -17,7 +18,8 @@ export interface GraphqlAttempt {
   readonly variables: object;
   /** The request's graphql_api_key, sent as `x-graphql-api-key`. */
   readonly callerApiKey: string;
-  readonly signal: AbortSignal;
+  /** The call's timeout (call-timer.ts): graphql-request passes it unread to pool-fetch, which gives it to undici. */
+  readonly signal: CallTimer['signal'];
 }
 
 /** What graphql-request answers: the HTTP status and the operation's `data`. */
@@ -40,21 +42,23 @@ export function graphqlAttempts(endpoint: GraphqlEndpoint): (call: GraphqlAttemp
   return async (call) => {
     let handedOver = false;
     let answered: number | undefined;
+    // The fixed and per-call headers go straight to undici, not through graphql-request's
+    // WHATWG Headers (which it builds from `requestHeaders` on every call).
+    const headers = withTraceHeaders({ ...endpoint.headers, 'x-graphql-api-key': call.callerApiKey });
     const client = new GraphQLClient(endpoint.url, {
       excludeOperationName: true,
       fetch: (async (url: URL, init: RequestInit) => {
         handedOver = true;
-        const res = await transport(url, init);
+        const res = await transport(url, init, headers);
         answered = res.status;
         return res;
-      }) as typeof fetch,
+      }) as unknown as typeof fetch,
     });
     try {
       return await client.rawRequest<unknown>({
         query: call.document,
         variables: call.variables,
-        requestHeaders: withTraceHeaders({ ...endpoint.headers, 'x-graphql-api-key': call.callerApiKey }),
-        signal: call.signal,
+        signal: call.signal as unknown as AbortSignal,
       });
     } catch (err) {
       if (!handedOver) throw new OutboundRequestError('graphql', err);

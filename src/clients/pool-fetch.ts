@@ -26,36 +26,43 @@ class PooledResponse {
   }
 }
 
-function plainHeaders(init: RequestInit['headers']): Record<string, string> {
-  if (init === undefined) return {};
+/** The Headers graphql-request built (accept, content-type) added to `into`. */
+function addHeaders(into: Record<string, string>, init: RequestInit['headers']): Record<string, string> {
+  if (init === undefined) return into;
   if (init instanceof Headers) {
-    const out: Record<string, string> = {};
     init.forEach((value, name) => {
-      out[name] = value;
+      into[name] = value;
     });
-    return out;
+    return into;
   }
-  return Object.fromEntries(Array.isArray(init) ? init : Object.entries(init)) as Record<string, string>;
+  return Object.assign(into, Object.fromEntries(Array.isArray(init) ? init : Object.entries(init)));
 }
+
+/** A function with fetch's arguments, plus headers already in undici's plain form. */
+export type PoolFetch = (input: URL | string, init?: RequestInit, headers?: Record<string, string>) => Promise<PooledResponse>;
 
 /**
  * A function with fetch's signature built on `Dispatcher.request` (undici's plain request API),
  * for graphql-request's `fetch` option. undici's WHATWG `fetch` builds Request/Response objects and
  * web streams for every call, several times the CPU of `request` for the same exchange. Only what
  * graphql-request uses is supported: a string body, headers, a signal, a text answer.
+ * `headers` (a fresh object, filled in place) lets a caller send fixed headers without a trip
+ * through a WHATWG `Headers` object: a few microseconds per header per call.
  */
-export function poolFetch(dispatcher: Dispatcher): typeof fetch {
-  const pooled = async (input: URL | string, init: RequestInit = {}): Promise<PooledResponse> => {
+export function poolFetch(dispatcher: Dispatcher): PoolFetch {
+  // graphql-request calls one URL over and over: its origin and path are read once.
+  let last: { href: string; origin: string; path: string } | undefined;
+  return async (input, init = {}, headers = {}) => {
     const url = typeof input === 'string' ? new URL(input) : input;
+    if (last?.href !== url.href) last = { href: url.href, origin: url.origin, path: url.pathname + url.search };
     const res = await dispatcher.request({
-      origin: url.origin,
-      path: url.pathname + url.search,
+      origin: last.origin,
+      path: last.path,
       method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
-      headers: plainHeaders(init.headers),
+      headers: addHeaders(headers, init.headers),
       body: (init.body as string | null | undefined) ?? null,
       signal: init.signal ?? null,
     });
     return new PooledResponse(res.statusCode, res.headers, await res.body.text());
   };
-  return pooled as unknown as typeof fetch;
 }
