@@ -10,7 +10,7 @@ import {
   ATTR_URL_TEMPLATE,
 } from './attributes.ts';
 import type { DownstreamMetrics } from './metrics.ts';
-import { recordSpan } from './span.ts';
+import { recordSpan, type NamedSpanOptions } from './span.ts';
 
 /** What a client needs to trace and measure its calls. Both parts are optional (tests, scripts). */
 export interface OutboundTelemetry {
@@ -67,7 +67,11 @@ export interface ClientCall {
  * address and the path template are recorded: never a query string, header or body.
  */
 export function clientSpan<T>(telemetry: OutboundTelemetry | undefined, call: ClientCall, fn: (span: Span) => Promise<T>): Promise<T> {
-  const tracer = telemetry?.tracer ?? untraced;
+  return recordSpan(telemetry?.tracer ?? untraced, () => describeCall(call), fn);
+}
+
+/** The span's name and attributes: built only when a span is made (not under an unsampled parent). */
+function describeCall(call: ClientCall): NamedSpanOptions {
   const target = targetInfo(call.baseUrl);
   const template = target.basePath + pathTemplate(call.path) || '/';
   const attributes: Attributes = {
@@ -79,8 +83,7 @@ export function clientSpan<T>(telemetry: OutboundTelemetry | undefined, call: Cl
     [ATTR_PEER_SERVICE]: call.party,
     ...call.attributes,
   };
-  const name = call.spanName ?? `${call.method} ${template}`;
-  return recordSpan(tracer, name, { kind: SpanKind.CLIENT, attributes }, fn);
+  return { name: call.spanName ?? `${call.method} ${template}`, kind: SpanKind.CLIENT, attributes };
 }
 
 /** Starts timing one HTTP attempt; the returned function reports it to the downstream metrics. */

@@ -9,6 +9,10 @@ export interface SpanOptions {
   readonly attributes?: Attributes;
 }
 
+export interface NamedSpanOptions extends SpanOptions {
+  readonly name: string;
+}
+
 /** Marks a span failed: an `exception` event and ERROR status, with a message only when it is safe to keep. */
 export function recordError(span: Span, err: unknown): void {
   const described = describeError(err);
@@ -33,9 +37,10 @@ function startChild(tracer: Tracer, name: string, options: SpanOptions, parent: 
 
 /**
  * The one span helper: runs `fn` inside an active span, records an exception and error status when
- * it throws, and ends the span on every path.
+ * it throws, and ends the span on every path. `describe` gives the span's name and options; it is
+ * called only when a span is made (not under an unsampled parent).
  */
-export async function recordSpan<T>(tracer: Tracer, name: string, options: SpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
+export async function recordSpan<T>(tracer: Tracer, describe: () => NamedSpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
   const parent = context.active();
   const active = trace.getSpan(parent);
   // Under a parent that is not sampled, when the sampler follows the parent's decision (DISABLE_TRACING,
@@ -44,6 +49,7 @@ export async function recordSpan<T>(tracer: Tracer, name: string, options: SpanO
   if (active !== undefined && (active.spanContext().traceFlags & TraceFlags.SAMPLED) === 0 && spanSinkOf(tracer)?.followsParent === true) {
     return fn(active);
   }
+  const { name, ...options } = describe();
   const span = startChild(tracer, name, options, parent);
   return context.with(trace.setSpan(parent, span), async () => {
     try {

@@ -13,7 +13,7 @@ async function callUnder(flags: number, sampler: SamplerChoice, disabled = false
   const tracing = createTracing({ disabled, sampler, spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId: TRACE_ID, spanId: PARENT_ID, traceFlags: flags, isRemote: true });
   const seen = await context.with(parent, () =>
-    recordSpan(tracing.tracer, 'POST /handoff', { kind: SpanKind.CLIENT }, async (span) => trace.getActiveSpan()?.spanContext() ?? span.spanContext()),
+    recordSpan(tracing.tracer, () => ({ name: 'POST /handoff', kind: SpanKind.CLIENT }), async (span) => trace.getActiveSpan()?.spanContext() ?? span.spanContext()),
   );
   const spans = exporter.getFinishedSpans();
   await tracing.shutdown();
