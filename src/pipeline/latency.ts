@@ -1,12 +1,6 @@
 import type { Latency } from '../../schemas/chat-response.schema.ts';
 import type { StepTiming } from './runner.ts';
 
-function sum(timings: readonly StepTiming[], names: readonly string[]): number {
-  let total = 0;
-  for (const t of timings) if (names.includes(t.name)) total += t.ms;
-  return total;
-}
-
 /** Milliseconds as reported everywhere (body, Server-Timing, log line): 3 decimals, i.e. to the microsecond. */
 export function roundMs(ms: number): number {
   return Math.round(ms * 1000) / 1000;
@@ -15,22 +9,40 @@ export function roundMs(ms: number): number {
 /** On a cache hit the engine step is reported under this name (it did not call the engine). */
 export const CACHE_HIT_STEP = 'askEngineCacheHit';
 
-/** The SPEC 2.2 latency members (milliseconds, rounded by roundMs), derived from the step timings. */
+/** The SPEC 2.2 latency members (milliseconds, rounded by roundMs), derived from the step timings in one pass. */
 export function latencyFrom(timings: readonly StepTiming[], totalMs: number, engineSkipped: boolean): Latency {
   const steps: Record<string, number> = {};
-  for (const t of timings) steps[engineSkipped && t.name === 'askEngine' ? CACHE_HIT_STEP : t.name] = roundMs(t.ms);
+  let engine = 0;
+  let contact = 0;
+  let messages = 0;
+  for (const t of timings) {
+    switch (t.name) {
+      case 'askEngine':
+        engine += t.ms;
+        break;
+      case 'extractContact':
+      case 'updateConversation':
+        contact += t.ms;
+        break;
+      case 'storeQuestion':
+      case 'storeAnswer':
+        messages += t.ms;
+        break;
+    }
+    steps[engineSkipped && t.name === 'askEngine' ? CACHE_HIT_STEP : t.name] = roundMs(t.ms);
+  }
   return {
-    service_engine_latency: engineSkipped ? 0 : roundMs(sum(timings, ['askEngine'])),
+    service_engine_latency: engineSkipped ? 0 : roundMs(engine),
     chat_adapter_latency: roundMs(totalMs),
-    extract_and_update_contact_latency: roundMs(sum(timings, ['extractContact', 'updateConversation'])),
-    create_message_latency: roundMs(sum(timings, ['storeQuestion', 'storeAnswer'])),
+    extract_and_update_contact_latency: roundMs(contact),
+    create_message_latency: roundMs(messages),
     steps,
   };
 }
 
 /** The same figures, written as in the body, as a `Server-Timing` header value. */
 export function serverTiming(latency: Latency): string {
-  const parts = Object.entries(latency.steps).map(([name, ms]) => `${name};dur=${ms}`);
-  parts.push(`total;dur=${latency.chat_adapter_latency}`);
-  return parts.join(', ');
+  let value = '';
+  for (const name in latency.steps) value += `${name};dur=${latency.steps[name]}, `;
+  return `${value}total;dur=${latency.chat_adapter_latency}`;
 }
