@@ -28,23 +28,29 @@ export function verbose(text: string): string {
     .trim();
 }
 
-/** Markdown markup and what each is replaced with; compiled once, applied in order. */
-const MARKDOWN_RULES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/!\[([^\]]*)\]\([^)]*\)/g, '$1'], // images -> alt text
-  [/\[([^\]]+)\]\([^)]*\)/g, '$1'], // links -> text
-  [/`{1,3}([^`]*)`{1,3}/g, '$1'], // code
-  [/(\*\*|__)(.+?)\1/g, '$2'], // bold
-  [/(?<![\w*])[*_](?!\s)(.+?)(?<!\s)[*_](?![\w*])/g, '$1'], // italics
-  [/~~(.+?)~~/g, '$1'], // strike-through
-  [/^\s{0,3}#{1,6}\s+/gm, ''], // headings
-  [/^\s{0,3}>\s?/gm, ''], // block quotes
-  [LIST_MARKERS, ''], // list bullets
+/**
+ * Markdown markup and what each is replaced with; compiled once, applied in order. A rule runs only
+ * when the text holds one of its triggers, without which it cannot match: most replies hold little
+ * markup, and a global replace scans the whole text even when nothing matches.
+ */
+const MARKDOWN_RULES: ReadonlyArray<readonly [RegExp, string, readonly string[]]> = [
+  [/!\[([^\]]*)\]\([^)]*\)/g, '$1', ['](']], // images -> alt text
+  [/\[([^\]]+)\]\([^)]*\)/g, '$1', ['](']], // links -> text
+  [/`{1,3}([^`]*)`{1,3}/g, '$1', ['`']], // code
+  [/(\*\*|__)(.+?)\1/g, '$2', ['**', '__']], // bold
+  [/(?<![\w*])[*_](?!\s)(.+?)(?<!\s)[*_](?![\w*])/g, '$1', ['*', '_']], // italics
+  [/~~(.+?)~~/g, '$1', ['~~']], // strike-through
+  [/^\s{0,3}#{1,6}\s+/gm, '', ['#']], // headings
+  [/^\s{0,3}>\s?/gm, '', ['>']], // block quotes
+  [LIST_MARKERS, '', []], // list bullets: any line may start with one
 ];
 
 /** Removes Markdown markup, keeping the words. */
 export function stripMarkdown(text: string): string {
   let out = text;
-  for (const [pattern, replacement] of MARKDOWN_RULES) out = out.replace(pattern, replacement);
+  for (const [pattern, replacement, triggers] of MARKDOWN_RULES) {
+    if (triggers.length === 0 || triggers.some((t) => out.includes(t))) out = out.replace(pattern, replacement);
+  }
   return out;
 }
 
