@@ -1,8 +1,7 @@
 /** The benchmark's figures: one row per measured run, the per-variant summary, and how both are printed. */
 
-export interface Row {
-  readonly round: number;
-  /** `baseline`, or the service variant's name. */
+/** What is measured of one target: per round (Row), or as the median over the rounds (Summary). */
+interface Figures {
   readonly target: string;
   readonly rps: number;
   readonly p50Ms: number;
@@ -13,20 +12,19 @@ export interface Row {
   readonly idleRssMiB: number;
   /** Highest resident memory up to the end of the measured run (VmHWM). */
   readonly peakRssMiB: number;
+}
+
+export interface Row extends Figures {
+  readonly round: number;
+  /** `baseline`, or the service variant's name. */
+  readonly target: string;
   readonly ok: number;
   readonly failed: number;
   /** Set when the process stopped mid-round (`signal SIGKILL`, `exit code 1`): its figures are left out. */
   readonly died?: string;
 }
 
-export interface Summary {
-  readonly target: string;
-  readonly rps: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly cpuUsPerChat: number;
-  readonly idleRssMiB: number;
-  readonly peakRssMiB: number;
+export interface Summary extends Figures {
   /** Service / baseline, the median of the per-round ratios (absent for the baseline itself). */
   readonly ratios?: { readonly cpu: number; readonly rps: number; readonly p99: number };
 }

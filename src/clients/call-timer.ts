@@ -25,7 +25,7 @@ export function callLimit(party: DownstreamParty, timeoutMs: number, deadlineAt?
  * AbortController costs about three times as much per call: undici then goes through Node's
  * `addAbortListener` (validation, a disposable, an EventTarget listener) on every request.
  */
-export interface UndiciSignal {
+interface UndiciSignal {
   readonly reason: unknown;
   on(event: 'abort', listener: () => void): this;
   once(event: 'abort', listener: () => void): this;

@@ -35,13 +35,18 @@ describe('the happy path over real sockets', () => {
     expect(res.json().message_id).not.toBe(storedIds.get(String(question?.variables.input['clientMessageKey'])));
   });
 
-  it('sends the three GraphQL headers and never forwards the caller key elsewhere', async () => {
+  it('sends the three GraphQL headers, with the trace and graphql-request\'s own, and never forwards the caller key elsewhere', async () => {
     const before = harness.svc.stubs.graphql.requests.length;
-    await chat();
-    for (const call of graphqlCalls(before)) {
+    const res = await chat();
+    const calls = graphqlCalls(before);
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    for (const call of calls) {
       expect(call.headers['authorization']).toBe(GRAPHQL_AUTHORIZATION);
       expect(call.headers['x-api-key']).toBe(GRAPHQL_ENV_API_KEY);
       expect(call.headers['x-graphql-api-key']).toBe(CALLER_API_KEY);
+      expect(call.headers['traceparent']).toMatch(new RegExp(`^00-${res.json().trace_id}-[0-9a-f]{16}-0[01]$`));
+      expect(call.headers['content-type']).toBe('application/json');
+      expect(call.headers['accept']).toContain('application/json');
     }
     for (const other of [harness.svc.stubs.engine, harness.svc.stubs.handoff, harness.svc.stubs.translate]) {
       expect(JSON.stringify(other.requests)).not.toContain(CALLER_API_KEY);
