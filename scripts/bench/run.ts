@@ -2,7 +2,8 @@
  * `npm run bench`: the service against a bare pass-through baseline, side by side, on the same
  * zero-delay downstream stubs (their own process). In each round every target (the baseline and
  * one service process per variant) is started fresh, its idle memory read, warmed up, then loaded
- * in turns (A B C A B C ...) so that drift on a shared machine hits them alike. Ratios are service /
+ * in turns (A B C, B C A, C A B, ...) so that drift on a shared machine, and the place in the
+ * order, hit them alike. Ratios are service /
  * baseline of the same round, then the median over rounds.
  *
  *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 3] [--connections 20]
@@ -102,8 +103,8 @@ const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / 
 
 /**
  * One round: every target started fresh and left idle (its idle memory read), warmed up, then
- * loaded in turn in short slices (A B C A B C ...), so that whatever else the machine does
- * during the round falls on all of them alike. Each target's figures are its totals over its slices.
+ * loaded in turn in short slices (A B C, B C A, C A B, ...), so that whatever else the machine does
+ * during the round, and the place in the order, fall on all of them alike. Each target's figures are its totals over its slices.
  */
 async function measureRound(round: number, targets: readonly Target[]): Promise<Row[]> {
   const tallies: Tally[] = [];
@@ -143,7 +144,11 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
     };
     for (let i = 0; i < tallies.length; i++) if (alive(tallies[i]!)) await load({ ...loadOf(i), seconds: settings.warmupSeconds });
     for (let slice = 0; slice < settings.slices; slice++) {
-      for (let i = 0; i < tallies.length; i++) {
+      // The order turns with each slice (A B C, B C A, C A B, ...): a target loaded right after the
+      // baseline was measured about 10 % dearer than the same code later in the slice (the stubs and
+      // the machine are still busy with the baseline's faster pace), so no target keeps that place.
+      for (let k = 0; k < tallies.length; k++) {
+        const i = (k + slice) % tallies.length;
         const t = tallies[i]!;
         if (!alive(t)) continue;
         const cpuBefore = cpuOf(t);
