@@ -33,5 +33,9 @@ describe('log lines on stdout (written asynchronously)', () => {
       process.kill(process.pid, 'SIGKILL');`);
     // Killed without any exit handler: only what was already written is there, and both were.
     expect(lines.map((l) => l['msg'])).toEqual(['first', 'second']);
+    // Each line carries its own ISO time (formatted once per millisecond, never reused across one).
+    const times = lines.map((l) => Date.parse(String(l['time'])));
+    expect(lines.every((l) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(String(l['time'])))).toBe(true);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(200);
   });
 });
