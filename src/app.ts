@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { context, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { BODY_LIMIT_BYTES } from '../schemas/chat-request.schema.ts';
@@ -94,7 +94,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.decorateRequest('timings', undefined as unknown as StepTiming[]);
   app.decorateRequest('totalMs', undefined);
 
-  app.addHook('onRequest', async (request) => {
+  // The hooks of every request are callback-style (no async function, no promise): each async hook
+  // is a promise and a trip through the microtask queue before the next hook runs.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.startedAt = performance.now();
     request.timings = [];
     request.span = serverSpanOf(request.raw);
@@ -103,6 +105,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const route = request.routeOptions.url;
     request.routeTemplate = route ?? 'unmatched';
     nameServerSpan(request.span, request.method, route);
+    done();
   });
 
   // A keep-alive connection whose request was in flight at shutdown would otherwise stay open
@@ -111,11 +114,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  /** Ends the server span, feeds the metrics and writes the request's one log line. */
+  const recordRequest = (request: FastifyRequest, reply: FastifyReply): void => {
     const endedAt = performance.now();
     const ms = endedAt - request.startedAt;
     endServerSpan(request.span, reply.statusCode, endedAt);
@@ -130,6 +135,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     for (const t of request.timings) steps[t.name] = roundMs(t.ms);
     // The figure the response reported, when it reported one (chat_adapter_latency, Server-Timing).
     request.log.info({ method: request.method, route, status: reply.statusCode, ms: roundMs(request.totalMs ?? ms), steps }, 'request completed');
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    recordRequest(request, reply);
+    done();
   });
 
   app.setNotFoundHandler((_request, reply) => {

@@ -30,10 +30,23 @@ interface Held {
   settled: boolean;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The Idempotency-Key claim this chat holds (decorated by routes.ts); undefined without a key. */
+    idempotencyClaim: Held | undefined;
+  }
+}
+
+type Done = (err?: Error) => void;
+
+/**
+ * Callback-style hooks: a chat without an Idempotency-Key goes through all three without a promise
+ * (an async hook is one, and a trip through the microtask queue, per hook and request).
+ */
 export interface IdempotencyHooks {
-  preHandler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
-  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
-  onResponse(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  preHandler(request: FastifyRequest, reply: FastifyReply, done: Done): void;
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload: unknown) => void): void;
+  onResponse(request: FastifyRequest, reply: FastifyReply, done: Done): void;
   /** The checked key (quotes removed) of a request that holds its claim; undefined without a key. */
   keyOf(request: FastifyRequest): string | undefined;
 }
@@ -48,54 +61,69 @@ function checkedKey(request: FastifyRequest, value: string | string[]): string {
 }
 
 export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetrics): IdempotencyHooks {
-  const held = new WeakMap<FastifyRequest, Held>();
+  /** Checks and claims the key; answers the request itself (replay, 409, 422) or lets it go on. */
+  async function claimKey(request: FastifyRequest, reply: FastifyReply, value: string | string[]): Promise<'go on' | 'answered'> {
+    const key = checkedKey(request, value);
+    const body = request.body as ChatRequest;
+    const claim = await store.claim(requestIdFor(body.orgId, key), requestFingerprint(body));
+    const outcome = OUTCOMES[claim.outcome];
+    metrics.countIdempotent(outcome);
+    request.span.setAttribute('chat_adapter.idempotency', outcome);
+    switch (claim.outcome) {
+      case 'claimed':
+        request.idempotencyClaim = { key, claim, settled: false };
+        return 'go on';
+      case 'replay':
+        // A string body with a JSON content type goes out as it is: the same bytes as the first time.
+        void reply
+          .code(claim.answer.status)
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('idempotent-replayed', 'true')
+          .send(claim.answer.body);
+        return 'answered';
+      case 'in_flight':
+        void reply.code(409).header('retry-after', '1').send({ detail: IN_FLIGHT_DETAIL });
+        return 'answered';
+      case 'mismatch':
+        void reply.code(422).send({ detail: MISMATCH_DETAIL });
+        return 'answered';
+    }
+  }
 
   return {
-    keyOf: (request) => held.get(request)?.key,
+    keyOf: (request) => request.idempotencyClaim?.key,
 
-    async preHandler(request, reply) {
+    preHandler(request, reply, done) {
       const value = request.headers[IDEMPOTENCY_HEADER];
-      if (value === undefined) return;
-      const key = checkedKey(request, value);
-      const body = request.body as ChatRequest;
-      const claim = await store.claim(requestIdFor(body.orgId, key), requestFingerprint(body));
-      const outcome = OUTCOMES[claim.outcome];
-      metrics.countIdempotent(outcome);
-      request.span.setAttribute('chat_adapter.idempotency', outcome);
-      switch (claim.outcome) {
-        case 'claimed':
-          held.set(request, { key, claim, settled: false });
-          return;
-        case 'replay':
-          // A string body with a JSON content type goes out as it is: the same bytes as the first time.
-          return reply
-            .code(claim.answer.status)
-            .header('content-type', 'application/json; charset=utf-8')
-            .header('idempotent-replayed', 'true')
-            .send(claim.answer.body);
-        case 'in_flight':
-          return reply.code(409).header('retry-after', '1').send({ detail: IN_FLIGHT_DETAIL });
-        case 'mismatch':
-          return reply.code(422).send({ detail: MISMATCH_DETAIL });
+      if (value === undefined) {
+        done();
+        return;
       }
+      // An answered request stops the chain of hooks there (done is not called).
+      claimKey(request, reply, value).then((next) => next === 'go on' && done(), done);
     },
 
     // The answer is kept before it goes out, so that a retry after this 200 is always a replay.
-    async onSend(request, reply, payload) {
-      const mine = held.get(request);
-      if (mine === undefined || mine.settled) return payload;
+    onSend(request, reply, payload, done) {
+      const mine = request.idempotencyClaim;
+      if (mine === undefined || mine.settled) {
+        done(null, payload);
+        return;
+      }
       mine.settled = true;
-      if (reply.statusCode === 200 && typeof payload === 'string') await mine.claim.complete({ status: 200, body: payload });
-      else await mine.claim.release();
-      return payload;
+      const kept = reply.statusCode === 200 && typeof payload === 'string' ? mine.claim.complete({ status: 200, body: payload }) : mine.claim.release();
+      kept.then(() => done(null, payload), (err: Error) => done(err, payload));
     },
 
     // A request that ended without a reply being sent (client gone) never keeps its key blocked.
-    async onResponse(request) {
-      const mine = held.get(request);
-      if (mine === undefined || mine.settled) return;
+    onResponse(request, _reply, done) {
+      const mine = request.idempotencyClaim;
+      if (mine === undefined || mine.settled) {
+        done();
+        return;
+      }
       mine.settled = true;
-      await mine.claim.release();
+      mine.claim.release().then(() => done(), done);
     },
   };
 }

@@ -72,6 +72,9 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
 
   return async (app) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+    // Per-request state of the hooks, as decorations: every request object keeps one shape.
+    app.decorateRequest('idempotencyClaim', undefined);
+    app.decorateRequest('sessionTurn', undefined);
 
     // Probes and scrapes make no trace: their requests get an id, but no span.
     await app.register(async (untraced) => {

@@ -16,43 +16,67 @@ import type { SessionTurn, SessionTurns } from '../turns/create-session-turns.ts
 export const WAIT_FOR_TURN = 'waitForTurn';
 export const SESSION_BUSY_DETAIL = 'session busy';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The session turn this chat holds until its reply is sent (decorated by routes.ts). */
+    sessionTurn: SessionTurn | undefined;
+  }
+}
+
+type Done = (err?: Error) => void;
+
+/** Callback-style hooks: a chat that finds its session free goes on without a trip through an async hook. */
 export interface SessionTurnHooks {
-  preHandler(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
-  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
-  onResponse(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  preHandler(request: FastifyRequest, reply: FastifyReply, done: Done): void;
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload: unknown) => void): void;
+  onResponse(request: FastifyRequest, reply: FastifyReply, done: Done): void;
 }
 
 /** The session a message belongs to; the members are validated (digits, Base64, hex, UUID: no ':'). */
 const sessionOf = (body: ChatRequest) => `${body.orgId}:${body.propertyId}:${body.session_id}`;
 
-export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, requestTimeoutMs: number): SessionTurnHooks {
-  const held = new WeakMap<FastifyRequest, SessionTurn>();
-  const release = (request: FastifyRequest) => {
-    held.get(request)?.release();
-    held.delete(request);
-  };
+const release = (request: FastifyRequest) => {
+  request.sessionTurn?.release();
+  request.sessionTurn = undefined;
+};
 
+export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, requestTimeoutMs: number): SessionTurnHooks {
   return {
-    async preHandler(request, reply) {
+    preHandler(request, reply, done) {
       const started = performance.now();
-      const turn = await turns.acquire(sessionOf(request.body as ChatRequest), request.startedAt + requestTimeoutMs);
-      const ms = performance.now() - started;
-      request.timings.push({ name: WAIT_FOR_TURN, ms, ok: turn !== undefined });
-      metrics.observeTurnWait(ms / 1000, turn === undefined ? 'deadline' : 'turn');
-      if (turn !== undefined) {
-        held.set(request, turn);
-        return;
-      }
-      const latency = latencyFrom(request.timings, performance.now() - request.startedAt, false);
-      return reply.code(503).header('retry-after', '1').header('server-timing', serverTiming(latency)).send({ detail: SESSION_BUSY_DETAIL });
+      const waited = (turn: SessionTurn | undefined): boolean => {
+        const ms = performance.now() - started;
+        request.timings.push({ name: WAIT_FOR_TURN, ms, ok: turn !== undefined });
+        metrics.observeTurnWait(ms / 1000, turn === undefined ? 'deadline' : 'turn');
+        if (turn !== undefined) {
+          request.sessionTurn = turn;
+          return true;
+        }
+        const latency = latencyFrom(request.timings, performance.now() - request.startedAt, false);
+        void reply.code(503).header('retry-after', '1').header('server-timing', serverTiming(latency)).send({ detail: SESSION_BUSY_DETAIL });
+        return false;
+      };
+      turns.acquire(sessionOf(request.body as ChatRequest), request.startedAt + requestTimeoutMs).then((turn) => {
+        let holds: boolean;
+        try {
+          holds = waited(turn);
+        } catch (err) {
+          turn?.release();
+          done(err as Error);
+          return;
+        }
+        // Answered with a 503 otherwise: the chain of hooks stops there (done is not called).
+        if (holds) done();
+      }, done);
     },
     // The pipeline is over once a reply is sent (success or error): the next message may go.
-    async onSend(request, _reply, payload) {
+    onSend(request, _reply, payload, done) {
       release(request);
-      return payload;
+      done(null, payload);
     },
-    async onResponse(request) {
+    onResponse(request, _reply, done) {
       release(request);
+      done();
     },
   };
 }
