@@ -49,23 +49,32 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
     orgIds: entry.orgIds === undefined ? undefined : new Set(entry.orgIds),
   }));
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isChat(request)) return;
+  // Callback style like the app's other request hooks (no promise per hook and request); a
+  // refused request is answered here and stops the chain (done is not called).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!isChat(request)) {
+      done();
+      return;
+    }
     const caller = callers[matchKey(bearerToken(request.headers.authorization), digests)];
     if (caller === undefined) {
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
+      void reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
+      return;
     }
     request.caller = caller;
     request.span.setAttribute(ATTR_CALLER, caller.name);
     request.log = request.log.child({ caller: caller.name });
     reply.log = request.log;
-    return undefined;
+    done();
   });
 
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', (request, reply, done) => {
     const orgIds = request.caller?.orgIds;
-    if (orgIds === undefined || orgIds.has((request.body as { orgId: string }).orgId)) return undefined;
-    return reply.code(403).send({ detail: 'Forbidden' });
+    if (orgIds === undefined || orgIds.has((request.body as { orgId: string }).orgId)) {
+      done();
+      return;
+    }
+    void reply.code(403).send({ detail: 'Forbidden' });
   });
 };
 

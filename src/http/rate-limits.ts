@@ -79,8 +79,8 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
   if (orgPerMin > 0) checks.push(limit(orgPerMin, (b) => `org:${b.orgId}`));
   const isChat = chatRouteMatcher(options.routePrefix);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!isChat(request)) return undefined;
+  /** Counts the chat against each limit; over one, answers 429 and says so (false). */
+  const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     // One after the other, the session first: a chat refused by one limit is not counted by the
     // next, so one visitor over the session limit never eats the organisation's allowance.
     let tightest: Count | undefined;
@@ -89,13 +89,22 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
       if (count.exceeded) {
         const seconds = Math.max(1, count.resetSeconds);
         setHeaders(reply, { ...count, remaining: 0, resetSeconds: seconds });
-        void reply.header('retry-after', seconds);
-        return reply.code(429).send({ detail: 'Too Many Requests' });
+        void reply.header('retry-after', seconds).code(429).send({ detail: 'Too Many Requests' });
+        return false;
       }
       if (tightest === undefined || count.remaining < tightest.remaining) tightest = count;
     }
     if (tightest !== undefined) setHeaders(reply, tightest);
-    return undefined;
+    return true;
+  };
+
+  // Callback style like the app's other request hooks; a refused chat stops the chain (no done).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (!isChat(request)) {
+      done();
+      return;
+    }
+    admit(request, reply).then((admitted) => admitted && done(), done);
   });
 };
 
