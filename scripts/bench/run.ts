@@ -6,7 +6,7 @@
  * order, hit them alike. Ratios are service /
  * baseline of the same round, then the median over rounds.
  *
- *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 3] [--connections 20]
+ *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 15] [--connections 20]
  *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=16 ...]
  *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record]
  *                    [--out bench-results/latest.json]
@@ -66,7 +66,13 @@ const settings = {
   /** Measured seconds per target and round, in `slices` turns of seconds/slices each. */
   seconds: Number(args.seconds ?? (args.quick ? 4 : 8)),
   slices: Number(args.slices ?? (args.quick ? 2 : 4)),
-  warmupSeconds: Number(args.warmup ?? (args.quick ? 2 : 3)),
+  /**
+   * Load before the measured turns, long enough for V8's optimizing compilers to settle: with 3 s a
+   * fresh service was still compiling (on V8's worker threads) for about 50..100 µs per chat of
+   * what was then measured, a one-time cost of a new process that the baseline, with a few dozen
+   * lines of code, barely pays. From about 15 s on the figures no longer move.
+   */
+  warmupSeconds: Number(args.warmup ?? (args.quick ? 5 : 15)),
   connections: Number(args.connections),
   /**
    * Node flags for the service processes only (the baseline runs with Node's defaults); by default
