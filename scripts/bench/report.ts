@@ -8,6 +8,8 @@ interface Figures {
   readonly p99Ms: number;
   /** CPU (user + system) of the target process per successful chat, over the measured run. */
   readonly cpuUsPerChat: number;
+  /** The part of cpuUsPerChat spent off the main thread (V8's GC helpers and compilers, libuv's pool). */
+  readonly offMainUsPerChat: number;
   /** Resident memory after start-up, before any request. */
   readonly idleRssMiB: number;
   /** Highest resident memory up to the end of the measured run (VmHWM). */
@@ -51,6 +53,7 @@ export function summarize(rows: readonly Row[], targets: readonly string[]): Sum
       p50Ms: round(pick('p50Ms'), 2),
       p99Ms: round(pick('p99Ms'), 2),
       cpuUsPerChat: round(pick('cpuUsPerChat'), 0),
+      offMainUsPerChat: round(pick('offMainUsPerChat'), 0),
       idleRssMiB: round(pick('idleRssMiB'), 1),
       peakRssMiB: round(pick('peakRssMiB'), 1),
     };
@@ -72,25 +75,25 @@ const pad = (text: string | number, width: number) => String(text).padStart(widt
 /** Width of the target column (variant names, `@checkout` suffixes). */
 const NAME = 22;
 
-export const ROW_HEADER = `${'round'.padEnd(6)}${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}${pad('failed', 7)}`;
+export const ROW_HEADER = `${'round'.padEnd(6)}${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('off main', 9)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}${pad('failed', 7)}`;
 
 export function formatRow(r: Row): string {
   if (r.died !== undefined) return `${String(r.round).padEnd(6)}${r.target.padEnd(NAME)}  stopped mid-round (${r.died}): left out`;
   return (
     `${String(r.round).padEnd(6)}${r.target.padEnd(NAME)}${pad(r.rps.toFixed(0), 7)}${pad(r.p50Ms.toFixed(1), 8)}${pad(r.p99Ms.toFixed(1), 8)}` +
-    `${pad(r.cpuUsPerChat.toFixed(0), 12)}${pad(r.idleRssMiB.toFixed(0), 9)}${pad(r.peakRssMiB.toFixed(0), 9)}${pad(r.failed, 7)}`
+    `${pad(r.cpuUsPerChat.toFixed(0), 12)}${pad(r.offMainUsPerChat.toFixed(0), 9)}${pad(r.idleRssMiB.toFixed(0), 9)}${pad(r.peakRssMiB.toFixed(0), 9)}${pad(r.failed, 7)}`
   );
 }
 
 export function formatSummary(summaries: readonly Summary[]): string {
   const lines = [
-    `${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}` +
+    `${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('off main', 9)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}` +
       `${pad('CPU x', 7)}${pad('req/s x', 8)}${pad('p99 x', 7)}`,
   ];
   for (const s of summaries) {
     const ratio = (value: number | undefined) => pad(value === undefined ? '-' : value.toFixed(2), 7);
     lines.push(
-      `${s.target.padEnd(NAME)}${pad(s.rps, 7)}${pad(s.p50Ms.toFixed(1), 8)}${pad(s.p99Ms.toFixed(1), 8)}${pad(s.cpuUsPerChat, 12)}` +
+      `${s.target.padEnd(NAME)}${pad(s.rps, 7)}${pad(s.p50Ms.toFixed(1), 8)}${pad(s.p99Ms.toFixed(1), 8)}${pad(s.cpuUsPerChat, 12)}${pad(s.offMainUsPerChat, 9)}` +
         `${pad(s.idleRssMiB.toFixed(0), 9)}${pad(s.peakRssMiB.toFixed(0), 9)}${ratio(s.ratios?.cpu)}${pad(s.ratios?.rps.toFixed(2) ?? '-', 8)}${ratio(s.ratios?.p99)}`,
     );
   }

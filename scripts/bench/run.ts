@@ -23,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { load } from './load.ts';
 import { startNode, startRedis, type Started } from './processes.ts';
-import { cpuMicros, memory } from './proc-stats.ts';
+import { cpuMicros, memory, offMainCpuMicros } from './proc-stats.ts';
 import { ROW_HEADER, formatRow, formatSummary, summarize, type Row } from './report.ts';
 import { DEFAULT_VARIANTS, VARIANTS, pickVariants, serviceEnv, type Variant } from './variants.ts';
 
@@ -98,6 +98,7 @@ interface Tally {
   died?: string;
   idleRssMiB: number;
   cpuUs: number;
+  offMainUs: number;
   ok: number;
   failed: number;
   seconds: number;
@@ -121,7 +122,7 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
         console.log(`warning: ${(err as Error).message}; trying once more`);
         return target.start();
       });
-      tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [] });
+      tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, offMainUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [] });
     }
     await sleep(1_000); // settled after start-up: what each holds before its first request
     for (const t of tallies) t.idleRssMiB = memory(t.proc.pid).rssMiB;
@@ -132,11 +133,11 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
       ...(targets[i]!.variant?.idempotencyKeys === true && { idempotencyKeys: true }),
     });
     // /proc has no entry for a process that is gone (its exit event may come a moment later).
-    const cpuOf = (t: Tally): number => {
+    const cpuOf = (t: Tally): { all: number; offMain: number } => {
       try {
-        return cpuMicros(t.proc.pid);
+        return { all: cpuMicros(t.proc.pid), offMain: offMainCpuMicros(t.proc.pid) };
       } catch {
-        return Number.NaN;
+        return { all: Number.NaN, offMain: Number.NaN };
       }
     };
     // A target that dies is reported as such; the others go on.
@@ -160,8 +161,9 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
         const cpuBefore = cpuOf(t);
         const r = await load({ ...loadOf(i), seconds: settings.seconds / settings.slices });
         const cpuAfter = cpuOf(t);
-        if (!alive(t) || Number.isNaN(cpuBefore + cpuAfter)) continue;
-        t.cpuUs += cpuAfter - cpuBefore;
+        if (!alive(t) || Number.isNaN(cpuBefore.all + cpuAfter.all)) continue;
+        t.cpuUs += cpuAfter.all - cpuBefore.all;
+        t.offMainUs += cpuAfter.offMain - cpuBefore.offMain;
         t.ok += r.ok;
         t.failed += r.failed;
         t.seconds += r.seconds;
@@ -176,6 +178,7 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
       p50Ms: mean(t.p50s),
       p99Ms: mean(t.p99s),
       cpuUsPerChat: t.cpuUs / Math.max(1, t.ok),
+      offMainUsPerChat: t.offMainUs / Math.max(1, t.ok),
       idleRssMiB: t.idleRssMiB,
       peakRssMiB: alive(t) ? memory(t.proc.pid).peakMiB : Number.NaN,
       ok: t.ok,
