@@ -6,7 +6,7 @@
  * order, hit them alike. Ratios are service /
  * baseline of the same round, then the median over rounds.
  *
- *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 15] [--connections 20]
+ *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 15] [--turn-warmup 2] [--connections 20]
  *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=16 ...]
  *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record]
  *                    [--out bench-results/latest.json]
@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string' },
     slices: { type: 'string' },
     warmup: { type: 'string' },
+    'turn-warmup': { type: 'string' },
     connections: { type: 'string', default: '20' },
     variants: { type: 'string' },
     all: { type: 'boolean', default: false },
@@ -73,6 +74,8 @@ const settings = {
    * lines of code, barely pays. From about 15 s on the figures no longer move.
    */
   warmupSeconds: Number(args.warmup ?? (args.quick ? 5 : 15)),
+  /** Unmeasured load right before each measured turn (see measureRound). */
+  turnWarmupSeconds: Number(args['turn-warmup'] ?? (args.quick ? 1 : 2)),
   connections: Number(args.connections),
   /**
    * Node flags for the service processes only (the baseline runs with Node's defaults); by default
@@ -158,6 +161,10 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
         const i = (k + slice) % tallies.length;
         const t = tallies[i]!;
         if (!alive(t)) continue;
+        // Woken up first: between its turns a target idles while the others run (a minute and more
+        // after the first warm-up with every variant), and an idle V8 gives back code and memory.
+        if (settings.turnWarmupSeconds > 0) await load({ ...loadOf(i), seconds: settings.turnWarmupSeconds });
+        if (!alive(t)) continue;
         const cpuBefore = cpuOf(t);
         const r = await load({ ...loadOf(i), seconds: settings.seconds / settings.slices });
         const cpuAfter = cpuOf(t);
@@ -206,7 +213,8 @@ const stubs = await startNode({ name: 'stubs', script: resolve(ROOT, 'scripts/be
 const redis = variants.some((v) => v.needsRedis === true) ? await startRedis() : undefined;
 const rows: Row[] = [];
 console.log(
-  `${settings.rounds} rounds; per target and round ${settings.warmupSeconds}s warm-up + ${settings.seconds}s measured in ${settings.slices} turns, ${settings.connections} connections; ` +
+  `${settings.rounds} rounds; per target and round ${settings.warmupSeconds}s warm-up + ${settings.seconds}s measured in ${settings.slices} turns ` +
+    `(each after ${settings.turnWarmupSeconds}s unmeasured), ${settings.connections} connections; ` +
     `variants: ${variants.map((v) => v.name).join(', ')}`,
 );
 /** This checkout's service, and (--compare) the same variants of other checkouts, e.g. the code before a change. */
