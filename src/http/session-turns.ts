@@ -41,33 +41,25 @@ const release = (request: FastifyRequest) => {
 };
 
 export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, requestTimeoutMs: number): SessionTurnHooks {
+  /** Waits for the turn; past the deadline, answers 503 and says so (false). */
+  async function takeTurn(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const started = performance.now();
+    const turn = await turns.acquire(sessionOf(request.body as ChatRequest), request.startedAt + requestTimeoutMs);
+    // Held by the request at once: whatever fails next, onSend or onResponse gives it back.
+    request.sessionTurn = turn;
+    const ms = performance.now() - started;
+    request.timings.push({ name: WAIT_FOR_TURN, ms, ok: turn !== undefined });
+    metrics.observeTurnWait(ms / 1000, turn === undefined ? 'deadline' : 'turn');
+    if (turn !== undefined) return true;
+    const latency = latencyFrom(request.timings, performance.now() - request.startedAt, false);
+    void reply.code(503).header('retry-after', '1').header('server-timing', serverTiming(latency)).send({ detail: SESSION_BUSY_DETAIL });
+    return false;
+  }
+
   return {
+    // An answered request (503) stops the chain of hooks there (done is not called).
     preHandler(request, reply, done) {
-      const started = performance.now();
-      const waited = (turn: SessionTurn | undefined): boolean => {
-        const ms = performance.now() - started;
-        request.timings.push({ name: WAIT_FOR_TURN, ms, ok: turn !== undefined });
-        metrics.observeTurnWait(ms / 1000, turn === undefined ? 'deadline' : 'turn');
-        if (turn !== undefined) {
-          request.sessionTurn = turn;
-          return true;
-        }
-        const latency = latencyFrom(request.timings, performance.now() - request.startedAt, false);
-        void reply.code(503).header('retry-after', '1').header('server-timing', serverTiming(latency)).send({ detail: SESSION_BUSY_DETAIL });
-        return false;
-      };
-      turns.acquire(sessionOf(request.body as ChatRequest), request.startedAt + requestTimeoutMs).then((turn) => {
-        let holds: boolean;
-        try {
-          holds = waited(turn);
-        } catch (err) {
-          turn?.release();
-          done(err as Error);
-          return;
-        }
-        // Answered with a 503 otherwise: the chain of hooks stops there (done is not called).
-        if (holds) done();
-      }, done);
+      takeTurn(request, reply).then((holds) => holds && done(), done);
     },
     // The pipeline is over once a reply is sent (success or error): the next message may go.
     onSend(request, _reply, payload, done) {
