@@ -31,17 +31,25 @@ function statMicros(path: string): number {
 }
 
 /** CPU time (user + system) the process has used so far, all its threads, in microseconds. */
-export function cpuMicros(pid: number): number {
+function cpuMicros(pid: number): number {
   return statMicros(`/proc/${pid}/stat`);
 }
 
-/**
- * The part of it not spent on the main (JavaScript) thread: V8's worker threads (garbage
- * collection helpers, concurrent marking, the optimizing compilers) and libuv's pool. A CPU
- * profile does not show it.
- */
-export function offMainCpuMicros(pid: number): number {
-  return cpuMicros(pid) - statMicros(`/proc/${pid}/task/${pid}/stat`);
+export interface ThreadCpu {
+  /** All threads, microseconds. */
+  readonly all: number;
+  /**
+   * The part not spent on the main (JavaScript) thread: V8's worker threads (garbage collection
+   * helpers, concurrent marking, the optimizing compilers) and libuv's pool. A CPU profile does
+   * not show it.
+   */
+  readonly offMain: number;
+}
+
+/** CPU time of the whole process and of its main thread, read once each. */
+export function threadCpuMicros(pid: number): ThreadCpu {
+  const all = cpuMicros(pid);
+  return { all, offMain: all - statMicros(`/proc/${pid}/task/${pid}/stat`) };
 }
 
 export interface Memory {

@@ -23,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { load } from './load.ts';
 import { startNode, startRedis, type Started } from './processes.ts';
-import { cpuMicros, memory, offMainCpuMicros } from './proc-stats.ts';
+import { memory, threadCpuMicros, type ThreadCpu } from './proc-stats.ts';
 import { ROW_HEADER, formatRow, formatSummary, summarize, type Row } from './report.ts';
 import { DEFAULT_VARIANTS, VARIANTS, pickVariants, serviceEnv, type Variant } from './variants.ts';
 
@@ -136,9 +136,9 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
       ...(targets[i]!.variant?.idempotencyKeys === true && { idempotencyKeys: true }),
     });
     // /proc has no entry for a process that is gone (its exit event may come a moment later).
-    const cpuOf = (t: Tally): { all: number; offMain: number } => {
+    const cpuOf = (t: Tally): ThreadCpu => {
       try {
-        return { all: cpuMicros(t.proc.pid), offMain: offMainCpuMicros(t.proc.pid) };
+        return threadCpuMicros(t.proc.pid);
       } catch {
         return { all: Number.NaN, offMain: Number.NaN };
       }

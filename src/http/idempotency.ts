@@ -10,7 +10,7 @@
  *   - same key, same request, still running: 409 with `Retry-After: 1`;
  *   - same key, different request: 422.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { RequestValidationError } from '../errors.ts';
 import type { HeldClaim, IdempotencyStore } from '../idempotency/idempotency-store.ts';
@@ -37,16 +37,14 @@ declare module 'fastify' {
   }
 }
 
-type Done = (err?: Error) => void;
-
 /**
  * Callback-style hooks: a chat without an Idempotency-Key goes through all three without a promise
  * (an async hook is one, and a trip through the microtask queue, per hook and request).
  */
 export interface IdempotencyHooks {
-  preHandler(request: FastifyRequest, reply: FastifyReply, done: Done): void;
-  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload: unknown) => void): void;
-  onResponse(request: FastifyRequest, reply: FastifyReply, done: Done): void;
+  preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: DoneFuncWithErrOrRes): void;
+  onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
   /** The checked key (quotes removed) of a request that holds its claim; undefined without a key. */
   keyOf(request: FastifyRequest): string | undefined;
 }
@@ -112,7 +110,7 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
       }
       mine.settled = true;
       const kept = reply.statusCode === 200 && typeof payload === 'string' ? mine.claim.complete({ status: 200, body: payload }) : mine.claim.release();
-      kept.then(() => done(null, payload), (err: Error) => done(err, payload));
+      kept.then(() => done(null, payload), (err: Error) => done(err));
     },
 
     // A request that ended without a reply being sent (client gone) never keeps its key blocked.

@@ -7,7 +7,7 @@
  * `waitForTurn`, before the pipeline steps (latency.steps, Server-Timing, step metrics).
  */
 import { performance } from 'node:perf_hooks';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
@@ -23,13 +23,11 @@ declare module 'fastify' {
   }
 }
 
-type Done = (err?: Error) => void;
-
 /** Callback-style hooks: a chat that finds its session free goes on without a trip through an async hook. */
 export interface SessionTurnHooks {
-  preHandler(request: FastifyRequest, reply: FastifyReply, done: Done): void;
-  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload: unknown) => void): void;
-  onResponse(request: FastifyRequest, reply: FastifyReply, done: Done): void;
+  preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: DoneFuncWithErrOrRes): void;
+  onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
 }
 
 /** The session a message belongs to; the members are validated (digits, Base64, hex, UUID: no ':'). */
