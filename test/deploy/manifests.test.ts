@@ -62,7 +62,8 @@ describe('deploy/ manifests', () => {
   });
 
   it('sets only variables the service reads, and every one it requires outside local', () => {
-    const known = variablesTheServiceReads();
+    // NODE_OPTIONS is read by Node itself (the heap ceiling), not by the service's configuration.
+    const known = new Set([...variablesTheServiceReads(), 'NODE_OPTIONS']);
     const required = ['ENVIRONMENT', 'GRAPHQL_AUTHORIZATION', 'GRAPHQL_API_KEY'];
     const runs: Array<[string, Record<string, string>]> = [
       ['compose', setByCompose()],
@@ -95,6 +96,23 @@ describe('deploy/ manifests', () => {
     const service = k8s('base/service.yaml')[0]!;
     expect(service['spec']['ports'][0]['port']).toBe(port);
     expect(Number(setByCompose()['PORT'])).toBe(port);
+  });
+
+  it("keeps V8's heap ceiling inside the pod's memory limit", () => {
+    const limitMiB = Number(/^(\d+)Mi$/.exec(container['resources']['limits']['memory'])![1]);
+    const nodeOptions = (container['env'] as Array<{ name: string; value?: string }>).find((e) => e.name === 'NODE_OPTIONS')?.value ?? '';
+    const ceilingMiB = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1]);
+    // The image's own ceiling (1536 MiB) is for hosts without a limit; a pod of 512Mi needs a lower one.
+    expect(ceilingMiB).toBeGreaterThan(0);
+    expect(ceilingMiB).toBeLessThan(limitMiB * 0.8);
+  });
+
+  it('the image and `npm start` give V8 the same heap ceiling', () => {
+    const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const image = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    const ceiling = /--max-old-space-size=(\d+)/.exec(start)?.[1];
+    expect(ceiling).toBeDefined();
+    expect(image).toContain(`ENV NODE_OPTIONS=--max-old-space-size=${ceiling}`);
   });
 
   it('gives a pod longer to stop than the preStop pause plus SHUTDOWN_GRACE_MS', () => {
