@@ -7,7 +7,7 @@
  * baseline of the same round, then the median over rounds.
  *
  *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 15] [--turn-warmup 2] [--connections 20]
- *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=16 ...]
+ *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=32 ...]
  *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record]
  *                    [--out bench-results/latest.json]
  *
@@ -50,7 +50,7 @@ const { values: args } = parseArgs({
 });
 
 /**
- * How `npm start` runs the service in a checkout: its Node flags (e.g. `--max-semi-space-size=16`)
+ * How `npm start` runs the service in a checkout: its Node flags (e.g. `--max-semi-space-size=32`)
  * and its entry file (`dist/src/server.js`, or `src/server.ts` in a checkout from before the build
  * step), after its `prestart` (the build) has run: measured as it runs.
  */

@@ -20,7 +20,7 @@ function runInProcess(flags: readonly string[]): { before: number; after: number
     kept.length = 0;
     const ms = releaseStartUpMemory() ?? null;
     console.log(JSON.stringify({ before, after: young(), ms, globalGc: typeof globalThis.gc }));`;
-  return JSON.parse(execFileSync(process.execPath, [...flags, '--max-semi-space-size=16', '--input-type=module', '-e', script], { encoding: 'utf8' })) as ReturnType<typeof runInProcess>;
+  return JSON.parse(execFileSync(process.execPath, [...flags, '--max-semi-space-size=32', '--input-type=module', '-e', script], { encoding: 'utf8' })) as ReturnType<typeof runInProcess>;
 }
 
 describe('releasing the start-up memory', () => {
