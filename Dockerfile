@@ -66,7 +66,7 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
 # No allocation-site pretenuring: V8 saw the objects of the chats in flight survive a scavenge and
 # began allocating them straight into the old generation, where, once dead, they keep the younger
 # objects they point to alive until the next major collection: two to three times the promoted
-# memory per chat, about 10 % more CPU and a longer p99 (README, Performance). V8 flags are not
+# memory per chat, 5..20 % more CPU and a longer p99 (README, Performance). V8 flags are not
 # accepted in NODE_OPTIONS, so it is on the command line. Same flags as `npm start`.
 ENV NODE_OPTIONS=--max-old-space-size=1536
 CMD ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "--expose-gc-as=chatAdapterStartUpGc", "dist/src/server.js"]
