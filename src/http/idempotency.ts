@@ -13,6 +13,7 @@
 import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { RequestValidationError } from '../errors.ts';
+import { continueUnlessAnswered } from './hook-outcome.ts';
 import type { HeldClaim, IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import { requestFingerprint } from '../idempotency/request-fingerprint.ts';
 import { requestIdFor } from '../pipeline/request-id.ts';
@@ -59,8 +60,8 @@ function checkedKey(request: FastifyRequest, value: string | string[]): string {
 }
 
 export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetrics): IdempotencyHooks {
-  /** Checks and claims the key; answers the request itself (replay, 409, 422) or lets it go on. */
-  async function claimKey(request: FastifyRequest, reply: FastifyReply, value: string | string[]): Promise<'go on' | 'answered'> {
+  /** Checks and claims the key; answers the request itself (replay, 409, 422: false) or lets it go on (true). */
+  async function claimKey(request: FastifyRequest, reply: FastifyReply, value: string | string[]): Promise<boolean> {
     const key = checkedKey(request, value);
     const body = request.body as ChatRequest;
     const claim = await store.claim(requestIdFor(body.orgId, key), requestFingerprint(body));
@@ -70,7 +71,7 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
     switch (claim.outcome) {
       case 'claimed':
         request.idempotencyClaim = { key, claim, settled: false };
-        return 'go on';
+        return true;
       case 'replay':
         // A string body with a JSON content type goes out as it is: the same bytes as the first time.
         void reply
@@ -78,13 +79,13 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
           .header('content-type', 'application/json; charset=utf-8')
           .header('idempotent-replayed', 'true')
           .send(claim.answer.body);
-        return 'answered';
+        return false;
       case 'in_flight':
         void reply.code(409).header('retry-after', '1').send({ detail: IN_FLIGHT_DETAIL });
-        return 'answered';
+        return false;
       case 'mismatch':
         void reply.code(422).send({ detail: MISMATCH_DETAIL });
-        return 'answered';
+        return false;
     }
   }
 
@@ -97,8 +98,7 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
         done();
         return;
       }
-      // An answered request stops the chain of hooks there (done is not called).
-      claimKey(request, reply, value).then((next) => next === 'go on' && done(), done);
+      continueUnlessAnswered(claimKey(request, reply, value), done);
     },
 
     // The answer is kept before it goes out, so that a retry after this 200 is always a replay.

@@ -15,6 +15,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { chatRouteMatcher } from './chat-route.ts';
+import { continueUnlessAnswered } from './hook-outcome.ts';
 import { rateLimitStore, type RateLimitStoreEvents } from './rate-limit-store.ts';
 
 const WINDOW_MS = 60_000;
@@ -98,13 +99,13 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
     return true;
   };
 
-  // Callback style like the app's other request hooks; a refused chat stops the chain (no done).
+  // Callback style like the app's other request hooks.
   app.addHook('preHandler', (request, reply, done) => {
     if (!isChat(request)) {
       done();
       return;
     }
-    admit(request, reply).then((admitted) => admitted && done(), done);
+    continueUnlessAnswered(admit(request, reply), done);
   });
 };
 

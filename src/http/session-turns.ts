@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
+import { continueUnlessAnswered } from './hook-outcome.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
 import type { SessionTurn, SessionTurns } from '../turns/create-session-turns.ts';
 
@@ -55,9 +56,8 @@ export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, r
   }
 
   return {
-    // An answered request (503) stops the chain of hooks there (done is not called).
     preHandler(request, reply, done) {
-      takeTurn(request, reply).then((holds) => holds && done(), done);
+      continueUnlessAnswered(takeTurn(request, reply), done);
     },
     // The pipeline is over once a reply is sent (success or error): the next message may go.
     onSend(request, _reply, payload, done) {
