@@ -1,8 +1,48 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TNumber, type TOptional } from '@sinclair/typebox';
 
 export const RETRIEVAL_TYPES = ['node', 'rag', 'fixed', 'adapter', 'spf'] as const;
 export const RetrievalTypeSchema = Type.Union(RETRIEVAL_TYPES.map((t) => Type.Literal(t)));
 export type RetrievalType = (typeof RETRIEVAL_TYPES)[number];
+
+/**
+ * The names `latency.steps` may hold, in the order they are timed: the wait for the session's turn
+ * (src/http/session-turns.ts), then the pipeline's steps in their order (steps/chat-pipeline.ts; a
+ * test keeps the lists equal). On a cache hit the engine step is reported as `askEngineCacheHit`
+ * instead of `askEngine`, in the same place.
+ */
+export const LATENCY_STEP_NAMES = [
+  'waitForTurn',
+  'receiveRequest',
+  'validateRequest',
+  'loadSession',
+  'chooseLanguage',
+  'trimHistory',
+  'reuseCachedReply',
+  'askEngine',
+  'askEngineCacheHit',
+  'answerFromPropertyApi',
+  'formatReply',
+  'translateReply',
+  'extractContact',
+  'decideHandoff',
+  'updateConversation',
+  'storeQuestion',
+  'startHandoff',
+  'storeAnswer',
+  'rememberTurn',
+  'assembleResponse',
+] as const;
+
+/**
+ * One member per step that ran (a failed chat stops early), in milliseconds. Named members rather
+ * than a string-keyed record: the API documents each step, and the serializer writes each member
+ * with its name as a constant instead of testing and quoting every key of every response.
+ */
+export const LatencyStepsSchema = Type.Object(
+  Object.fromEntries(LATENCY_STEP_NAMES.map((name) => [name, Type.Optional(Type.Number())])) as Record<(typeof LATENCY_STEP_NAMES)[number], TOptional<TNumber>>,
+  { additionalProperties: false },
+);
+export type LatencySteps = Static<typeof LatencyStepsSchema>;
 
 export const LatencySchema = Type.Object(
   {
@@ -11,7 +51,7 @@ export const LatencySchema = Type.Object(
     extract_and_update_contact_latency: Type.Number(),
     create_message_latency: Type.Number(),
     /** One member per pipeline step, in the order the steps ran, in milliseconds. */
-    steps: Type.Record(Type.String(), Type.Number()),
+    steps: LatencyStepsSchema,
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,4 @@
-import type { AdapterAction } from '../schemas/engine.schema.ts';
+import type { AdapterAction, EngineReply } from '../schemas/engine.schema.ts';
 import type { TimeSlot } from '../schemas/property-api.schema.ts';
 import {
   describeFloorPlans,
@@ -62,10 +62,15 @@ async function answerFor(action: AdapterAction, ctx: Readonly<ChatContext>, deps
  * is added to `not_available`. Only the party's failure (a DownstreamError) does that; a request
  * this service could not build (OutboundRequestError) or another defect of its own is a 500.
  */
-export async function answerFromPropertyApi(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
+export function answerFromPropertyApi(ctx: Readonly<ChatContext>, deps: Deps): ContextPatch | Promise<ContextPatch> {
   const reply = need(ctx, 'engineReply');
   const action = reply.adapter_action;
+  // Most replies are not the service's to write: answered at once, without a promise.
   if (reply.retrieval_type !== 'adapter' || action === undefined) return {};
+  return answerWithPropertyData(ctx, deps, reply, action);
+}
+
+async function answerWithPropertyData(ctx: Readonly<ChatContext>, deps: Deps, reply: EngineReply, action: AdapterAction): Promise<ContextPatch> {
   const language = need(ctx, 'language');
   try {
     return { engineReply: { ...reply, response: await answerFor(action, ctx, deps), language } };

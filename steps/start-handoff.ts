@@ -6,11 +6,12 @@ import type { Deps } from '../src/pipeline/ports.ts';
  * out (the step waits for that write only: a SQLite insert or a Redis job add); delivery runs in
  * the background. A chat without a handoff touches no outbox at all.
  */
-export async function startHandoff(ctx: Readonly<ChatContext>, deps: Deps): Promise<void> {
-  if (!ctx.agentHandoff) return;
+export function startHandoff(ctx: Readonly<ChatContext>, deps: Deps): Promise<void> | undefined {
+  // No handoff (most chats): answered at once, without a promise.
+  if (!ctx.agentHandoff) return undefined;
   const reply = need(ctx, 'engineReply');
   const r = ctx.request;
-  await deps.handoff.enqueue({
+  return deps.handoff.enqueue({
     handoff_id: deps.newId(),
     conversation_id: r.conversation_id,
     propertyId: r.propertyId,

@@ -1,5 +1,6 @@
+import type { Language } from '../schemas/engine.schema.ts';
 import { DownstreamError } from '../src/errors.ts';
-import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
+import { need, type ChatContext, type ContextPatch, type FormattedReply } from '../src/pipeline/context.ts';
 import { degradableDeadline } from '../src/pipeline/degradable-deadline.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 
@@ -10,10 +11,15 @@ import type { Deps } from '../src/pipeline/ports.ts';
  * party's failure (a DownstreamError) degrades the reply; a request this service could not build
  * (OutboundRequestError) or any other defect of its own is a 500, never blamed on translate.
  */
-export async function translateReply(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
+export function translateReply(ctx: Readonly<ChatContext>, deps: Deps): ContextPatch | Promise<ContextPatch> {
   const reply = need(ctx, 'reply');
   const target = need(ctx, 'language');
+  // Most replies are already in their language: answered at once, without a promise.
   if (target === reply.language) return {};
+  return translated(ctx, deps, reply, target);
+}
+
+async function translated(ctx: Readonly<ChatContext>, deps: Deps, reply: FormattedReply, target: Language): Promise<ContextPatch> {
   const deadlineAt = degradableDeadline(ctx.deadlineAt);
   const translate = (text: string) =>
     text === '' ? Promise.resolve('') : deps.translator.translate(text, reply.language, target, deadlineAt);

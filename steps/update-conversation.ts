@@ -6,10 +6,11 @@ import type { Deps } from '../src/pipeline/ports.ts';
  * Rule 6 (second half, CONTRACTS 3.4): `updateServiceConversation` records the extracted contact
  * and/or the handoff request. No call is made when there is neither.
  */
-export async function updateConversation(ctx: Readonly<ChatContext>, deps: Deps): Promise<void> {
+export function updateConversation(ctx: Readonly<ChatContext>, deps: Deps): Promise<void> | undefined {
   const contact = ctx.contact ?? null;
   const handoff = ctx.agentHandoff ?? null;
-  if (contact === null && handoff === null) return;
+  // Nothing to record (most chats): answered at once, without a promise.
+  if (contact === null && handoff === null) return undefined;
   const input: UpdateServiceConversationInput = {
     conversationId: ctx.request.conversation_id,
     lastIntent: need(ctx, 'engineReply').intent,
@@ -18,5 +19,5 @@ export async function updateConversation(ctx: Readonly<ChatContext>, deps: Deps)
     ...(contact?.email != null && { contactEmail: contact.email }),
     ...(handoff !== null && { agentHandoff: true }),
   };
-  await deps.store.updateConversation(input, ctx.request.graphql_api_key, ctx.deadlineAt);
+  return deps.store.updateConversation(input, ctx.request.graphql_api_key, ctx.deadlineAt).then(() => undefined);
 }

@@ -8,8 +8,12 @@ import { RequestValidationError } from '../src/errors.ts';
  * waits its turn); this step checks what a schema cannot: the message length after trimming.
  */
 export function validateRequest(ctx: Readonly<ChatContext>): void {
-  const length = [...need(ctx, 'message')].length;
-  if (length === 0) throw new RequestValidationError('message', 'must not be empty or only white space');
+  const message = need(ctx, 'message');
+  if (message.length === 0) throw new RequestValidationError('message', 'must not be empty or only white space');
+  // Characters are code points (an emoji is one). A text of at most the limit in UTF-16 units has
+  // at most that many code points: only a longer one is counted, and only then is it copied.
+  if (message.length <= MESSAGE_MAX_CHARS) return;
+  const length = [...message].length;
   if (length > MESSAGE_MAX_CHARS) {
     throw new RequestValidationError('message', `must be at most ${MESSAGE_MAX_CHARS} characters after trimming (got ${length})`);
   }

@@ -10,7 +10,7 @@ import {
 import { HeartbeatSchema } from '../../schemas/heartbeat.schema.ts';
 import { chatPipeline } from '../../steps/chat-pipeline.ts';
 import { serverTiming } from '../pipeline/latency.ts';
-import type { ChatContext } from '../pipeline/context.ts';
+import { newChatContext } from '../pipeline/context.ts';
 import type { Deps } from '../pipeline/ports.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
@@ -90,12 +90,12 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     });
 
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses }, ...chatHooks }, async (request, reply) => {
-      const ctx: ChatContext = {
+      const ctx = newChatContext({
         request: request.body,
         traceId: request.traceId,
         idempotencyKey: idempotency.keyOf(request),
         deadlineAt: request.startedAt + telemetry.requestTimeoutMs,
-      };
+      });
       const observer = stepSpans(tracer, request.span, ctx, spanOptions);
       await inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, observer));
       if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);

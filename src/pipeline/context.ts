@@ -33,24 +33,51 @@ export interface ChatContext {
   readonly deadlineAt: number;
 
   /** Base of `clientMessageKey`: derived from (orgId, idempotency key), or a fresh UUID. Never the trace id. */
-  requestId?: string;
+  requestId?: string | undefined;
   /** The message with surrounding white space trimmed. */
-  message?: string;
+  message?: string | undefined;
   /** What the session cache holds for this session; null when nothing (or the cache is down). */
-  session?: SessionEntry | null;
+  session?: SessionEntry | null | undefined;
   /** The language the reply should be delivered in. */
-  language?: Language;
+  language?: Language | undefined;
   /** History as forwarded to the engine (at most 4 items). */
-  history?: HistoryItem[];
-  engineReply?: EngineReply;
-  replySource?: ReplySource;
-  reply?: FormattedReply;
+  history?: HistoryItem[] | undefined;
+  engineReply?: EngineReply | undefined;
+  replySource?: ReplySource | undefined;
+  reply?: FormattedReply | undefined;
   /** Contact details found in the message; null when none were looked for or found. */
-  contact?: Contact | null;
-  agentHandoff?: AgentHandoff | null;
-  questionId?: string;
-  answerId?: string;
-  response?: AssembledResponse;
+  contact?: Contact | null | undefined;
+  agentHandoff?: AgentHandoff | null | undefined;
+  questionId?: string | undefined;
+  answerId?: string | undefined;
+  response?: AssembledResponse | undefined;
+}
+
+/**
+ * A chat's context with every member a step may set already present (undefined): the object keeps
+ * one shape from the first step to the last, so merging a step's patch overwrites members instead
+ * of growing the object (a new hidden class and a larger property store at each step).
+ */
+export function newChatContext(init: Pick<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt'>): ChatContext {
+  return {
+    request: init.request,
+    traceId: init.traceId,
+    idempotencyKey: init.idempotencyKey,
+    deadlineAt: init.deadlineAt,
+    requestId: undefined,
+    message: undefined,
+    session: undefined,
+    language: undefined,
+    history: undefined,
+    engineReply: undefined,
+    replySource: undefined,
+    reply: undefined,
+    contact: undefined,
+    agentHandoff: undefined,
+    questionId: undefined,
+    answerId: undefined,
+    response: undefined,
+  };
 }
 
 /** The mutable part of the context: what a step may return. */

@@ -1,4 +1,4 @@
-import type { Latency } from '../../schemas/chat-response.schema.ts';
+import type { Latency, LatencySteps } from '../../schemas/chat-response.schema.ts';
 import type { StepTiming } from './runner.ts';
 
 /** Milliseconds as reported everywhere (body, Server-Timing, log line): 3 decimals, i.e. to the microsecond. */
@@ -11,6 +11,7 @@ export const CACHE_HIT_STEP = 'askEngineCacheHit';
 
 /** The SPEC 2.2 latency members (milliseconds, rounded by roundMs), derived from the step timings in one pass. */
 export function latencyFrom(timings: readonly StepTiming[], totalMs: number, engineSkipped: boolean): Latency {
+  // Keyed by the runner's step names, which a test keeps equal to the schema's LATENCY_STEP_NAMES.
   const steps: Record<string, number> = {};
   let engine = 0;
   let contact = 0;
@@ -36,13 +37,14 @@ export function latencyFrom(timings: readonly StepTiming[], totalMs: number, eng
     chat_adapter_latency: roundMs(totalMs),
     extract_and_update_contact_latency: roundMs(contact),
     create_message_latency: roundMs(messages),
-    steps,
+    steps: steps as LatencySteps,
   };
 }
 
 /** The same figures, written as in the body, as a `Server-Timing` header value. */
 export function serverTiming(latency: Latency): string {
   let value = '';
-  for (const name in latency.steps) value += `${name};dur=${latency.steps[name]}, `;
+  const steps: Readonly<Record<string, number | undefined>> = latency.steps;
+  for (const name in steps) value += `${name};dur=${steps[name]}, `;
   return `${value}total;dur=${latency.chat_adapter_latency}`;
 }

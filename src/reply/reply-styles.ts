@@ -8,6 +8,8 @@ export const CONCISE_MAX_CHARS = 500;
 
 const LINE_BREAKS = /\r\n?/g;
 const WHITE_SPACE_RUN = /\s+/g;
+/** White space that WHITE_SPACE_RUN would change: a run of two, or one that is not a plain space. */
+const NOT_SINGLE_SPACED = /\s\s|[^\S ]/;
 const BLANKS_RUN = /[ \t]+/g;
 const EXTRA_BLANK_LINES = /\n{3,}/g;
 const TRAILING_PUNCTUATION = /[\s,;:.-]+$/;
@@ -67,7 +69,9 @@ function cutAtWord(sentence: string, max: number): string {
 
 /** `rag`, `fixed`, `adapter`, `spf`: one paragraph, markup removed, whole sentences up to 500 characters. */
 export function concise(text: string, max = CONCISE_MAX_CHARS): string {
-  const paragraph = stripMarkdown(text.replace(LINE_BREAKS, '\n')).replace(WHITE_SPACE_RUN, ' ').trim();
+  const stripped = stripMarkdown(text.includes('\r') ? text.replace(LINE_BREAKS, '\n') : text);
+  // Most replies are already one paragraph with single spaces: rebuilt only when they are not.
+  const paragraph = (NOT_SINGLE_SPACED.test(stripped) ? stripped.replace(WHITE_SPACE_RUN, ' ') : stripped).trim();
   if (paragraph.length <= max) return paragraph;
   const sentences = paragraph.split(SENTENCE_END);
   let out = '';

@@ -99,12 +99,13 @@ export interface StepSpans {
  * the start and end times of the step's latency figure. Only a step that calls other parties has
  * its span active while it runs (so the spans of its calls are its children); the others get theirs
  * built when they end, with no context switch. When `parent` records nothing (tracing disabled, or a
- * trace not sampled) no step span is made at all: each would be a non-recording child. The spans
+ * trace not sampled) there is no observer at all (undefined): each span would be a non-recording
+ * child, and the runner then has nobody to tell about each step's start and end. The spans
  * go straight to the span processors (timed-span.ts) when the tracer was made by createTracing.
  * `source` is the request's context, read when the engine step starts and ends.
  */
-export function stepSpans(tracer: Tracer, parent: Span, source: StepSpanSource, options: StepSpanOptions = {}): StepSpans {
-  const recording = parent.isRecording();
+export function stepSpans(tracer: Tracer, parent: Span, source: StepSpanSource, options: StepSpanOptions = {}): StepSpans | undefined {
+  if (!parent.isRecording()) return undefined;
   const parentContext = trace.setSpan(ROOT_CONTEXT, parent);
   const sink = spanSinkOf(tracer);
   const start = (name: string, startedAt: number): Span =>
@@ -113,13 +114,12 @@ export function stepSpans(tracer: Tracer, parent: Span, source: StepSpanSource, 
       : new TimedSpan(sink, name, parent.spanContext(), spanTime(startedAt));
   return {
     enter(name, startedAt) {
-      if (!recording || STEPS_WITHOUT_CALLS.has(name)) return undefined;
+      if (STEPS_WITHOUT_CALLS.has(name)) return undefined;
       const span = start(name, startedAt);
       if (name === ENGINE_STEP) span.setAttributes(engineStart(source, options));
       return new ActiveStep(span, parentContext);
     },
     leave(timing, startedAt, endedAt, scope, result) {
-      if (!recording) return;
       const span = scope?.span ?? start(timing.name, startedAt);
       if (!timing.ok) recordError(span, result);
       else if (timing.name === ENGINE_STEP) engineResult(span, result, source);

@@ -58,7 +58,8 @@ describe('startHandoff (rule 8, CONTRACTS 3.3 and 6.3)', () => {
 
   it('touches no outbox when no handoff was decided, even one that is down', async () => {
     const { deps, calls } = fakeDeps({ outbox: new OutboxUnavailableError('down') });
-    await expect(startHandoff(context({ name: 'Maria Lopez', phone: null, email: null }, false), deps)).resolves.toBeUndefined();
+    // Nothing to wait for: the step answers at once, without a promise.
+    expect(startHandoff(context({ name: 'Maria Lopez', phone: null, email: null }, false), deps)).toBeUndefined();
     expect(calls.enqueued).toHaveLength(0);
   });
 });

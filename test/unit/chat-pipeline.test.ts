@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
 import { chatSteps } from '../../steps/chat-pipeline.ts';
-import { latencyFrom, serverTiming } from '../../src/pipeline/latency.ts';
+import { LATENCY_STEP_NAMES, LatencyStepsSchema } from '../../schemas/chat-response.schema.ts';
+import { CACHE_HIT_STEP, latencyFrom, serverTiming } from '../../src/pipeline/latency.ts';
+import { WAIT_FOR_TURN } from '../../src/http/session-turns.ts';
 import type { StepTiming } from '../../src/pipeline/runner.ts';
 
 const TIMINGS: StepTiming[] = [
@@ -74,6 +77,25 @@ describe('latencyFrom', () => {
     const latency = latencyFrom([{ name: 'storeQuestion', ms: 4, ok: false }], 5, false);
     expect(latency.create_message_latency).toBe(4);
     expect(latency.extract_and_update_contact_latency).toBe(0);
+  });
+});
+
+describe('the latency.steps schema', () => {
+  it('names the wait for the turn, then every step of the pipeline in its order, with the cache-hit name right after askEngine', () => {
+    const names = [WAIT_FOR_TURN, ...chatSteps.map((step) => step.name)];
+    names.splice(names.indexOf('askEngine') + 1, 0, CACHE_HIT_STEP);
+    expect([...LATENCY_STEP_NAMES]).toEqual(names);
+  });
+
+  it('is serialized with the steps that ran, in pipeline order, whatever order the object was built in', async () => {
+    const app = Fastify();
+    let body: object = {};
+    app.get('/', { schema: { response: { 200: LatencyStepsSchema } } }, async () => body);
+    body = { storeAnswer: 8, receiveRequest: 0.25, askEngineCacheHit: 1.5 };
+    expect((await app.inject('/')).body).toBe('{"receiveRequest":0.25,"askEngineCacheHit":1.5,"storeAnswer":8}');
+    body = latencyFrom(TIMINGS, 175.75, false).steps;
+    expect((await app.inject('/')).json()).toEqual(Object.fromEntries(TIMINGS.map((t) => [t.name, t.ms])));
+    await app.close();
   });
 });
 

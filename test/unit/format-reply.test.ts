@@ -115,6 +115,16 @@ describe('concise (rag, fixed, adapter, spf)', () => {
     expect(concise('  Our office   opens at 9am.\r\n\r\nIt closes\tat 6pm.\n')).toBe('Our office opens at 9am. It closes at 6pm.');
   });
 
+  it.each([
+    ['a lone tab', 'Open\tdaily.'],
+    ['a lone line break', 'Open\ndaily.'],
+    ['a lone carriage return', 'Open\rdaily.'],
+    ['a no-break space', 'Open\u00a0daily.'],
+    ['two spaces', 'Open  daily.'],
+  ])('turns %s between words into one plain space', (_label, text) => {
+    expect(concise(text)).toBe('Open daily.');
+  });
+
   it('removes bold, italics, links, headings, code and bullets', () => {
     const out = concise('## Fees\n**Rent** is *due* on the 1st. See [the portal](https://pay.example).\n- Use `autopay`\n• No cash');
     expect(out).toBe('Fees Rent is due on the 1st. See the portal. Use autopay No cash');
