@@ -47,17 +47,26 @@ const toHrTime = (time: TimeInput | undefined): HrTime => {
   return millisToHrTime(time instanceof Date ? time.getTime() : time);
 };
 
+/*
+ * Most spans end with no link, no event and no status: they share these (frozen, read by the
+ * processors and exporters only) until their first write, instead of three objects each.
+ */
+const NO_LINKS: Link[] = Object.freeze([]) as unknown as Link[];
+const NO_EVENTS: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
+const UNSET_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+const NOT_ENDED: HrTime = Object.freeze([0, 0]) as unknown as HrTime;
+
 export class TimedSpan implements Span, ReadableSpan {
   readonly kind: SpanKind;
   readonly parentSpanContext: SpanContext;
   readonly startTime: HrTime;
-  endTime: HrTime = [0, 0];
-  duration: HrTime = [0, 0];
+  endTime: HrTime = NOT_ENDED;
+  duration: HrTime = NOT_ENDED;
   name: string;
-  status: SpanStatus = { code: SpanStatusCode.UNSET };
+  status: SpanStatus = UNSET_STATUS;
   readonly attributes: Attributes = {};
-  readonly links: Link[] = [];
-  readonly events: TimedEvent[] = [];
+  links: Link[] = NO_LINKS;
+  events: TimedEvent[] = NO_EVENTS;
   ended = false;
   readonly droppedAttributesCount = 0;
   readonly droppedEventsCount = 0;
@@ -106,12 +115,15 @@ export class TimedSpan implements Span, ReadableSpan {
     if (this.ended) return this;
     const isTime = typeof attributesOrTime === 'number' || Array.isArray(attributesOrTime) || attributesOrTime instanceof Date;
     const attributes = isTime ? {} : { ...(attributesOrTime as Attributes | undefined) };
+    if (this.events === NO_EVENTS) this.events = [];
     this.events.push({ name, attributes, time: toHrTime(isTime ? (attributesOrTime as TimeInput) : time), droppedAttributesCount: 0 });
     return this;
   }
 
   addLink(link: Link): this {
-    if (!this.ended) this.links.push(link);
+    if (this.ended) return this;
+    if (this.links === NO_LINKS) this.links = [];
+    this.links.push(link);
     return this;
   }
 
