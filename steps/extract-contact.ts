@@ -7,7 +7,7 @@ import { CONTACT_SUB_INTENTS } from '../src/pipeline/rules.ts';
 /**
  * Rule 6: for contact-related sub-intents, the visitor's name, phone (E.164) and email are taken
  * from the message. `contact` is null when the sub-intent does not ask for it or nothing was found.
- * Asynchronous only because the finders' libraries are loaded on first use (src/contacts).
+ * Asynchronous, when it looks, only because the finders' libraries are loaded on first use (src/contacts).
  */
 export function extractContact(ctx: Readonly<ChatContext>, deps: Deps): ContextPatch | Promise<ContextPatch> {
   // Most sub-intents ask for no contact: answered at once, without a promise.
