@@ -59,7 +59,8 @@ export interface ChatContext {
  * of growing the object (a new hidden class and a larger property store at each step).
  */
 export function newChatContext(init: Pick<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt'>): ChatContext {
-  return {
+  // Every member, the optional ones too: a member added to ChatContext but not here fails to compile.
+  const ctx: { [Member in keyof ChatContext]-?: ChatContext[Member] } = {
     request: init.request,
     traceId: init.traceId,
     idempotencyKey: init.idempotencyKey,
@@ -78,6 +79,7 @@ export function newChatContext(init: Pick<ChatContext, 'request' | 'traceId' | '
     answerId: undefined,
     response: undefined,
   };
+  return ctx;
 }
 
 /** The mutable part of the context: what a step may return. */
