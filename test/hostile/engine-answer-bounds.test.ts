@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
+import { graphqlStubHandler } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 
 /*
@@ -17,6 +18,7 @@ const graphqlCalls = () => stubs().graphql.requests.length;
 
 afterEach(() => {
   stubs().engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+  stubs().graphql.handle(graphqlStubHandler());
 });
 
 function answerRaw(res: ServerResponse, text: string): void {
@@ -100,5 +102,19 @@ describe('prototype member names in an answer', () => {
     expect(res.json().response).toContain('**Unit 2104**: bedrooms: 2');
     expect(res.body).not.toMatch(/polluted|__proto__|constructor|prototype/);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('other parties have a ceiling too', () => {
+  it('a GraphQL answer over 1 MiB is never buffered whole: 503 graphql unavailable', async () => {
+    // A valid answer, padded to 2 MiB: read whole before, it was accepted.
+    stubs().graphql.handle((req, res) => {
+      const input = (req.body as { variables: { input: Record<string, unknown> } }).variables.input;
+      const message = { id: '77', conversationId: input['conversationId'], role: input['role'], content: input['content'], createdAt: new Date().toISOString() };
+      sendJson(res, 200, { data: { createServiceMessage: { ...message, padding: 'x'.repeat(2 * 1024 * 1024) } } });
+    });
+    const res = await harness.chat(chatRequest({ message: 'What are the office hours on Sunday?' }));
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(503);
+    expect(res.json()).toEqual({ detail: 'graphql unavailable' });
   });
 });
