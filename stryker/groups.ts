@@ -18,7 +18,7 @@ export const GROUPS: Record<string, { readonly mutate: readonly string[]; readon
   },
   cache: {
     mutate: ['src/cache/similarity.ts', 'src/cache/question-guards.ts', 'src/cache/normalise-text.ts', 'src/cache/reuse-policy.ts'],
-    tests: ['test/cache/similarity.test.ts', 'test/cache/normalise-text.test.ts', 'test/cache/question-guards.test.ts', 'test/cache/reuse-policy.test.ts'],
+    tests: ['test/cache/similarity.test.ts', 'test/cache/normalised-numbers.test.ts', 'test/cache/guard-tables.test.ts', 'test/cache/reuse-threshold.test.ts'],
   },
   contacts: {
     mutate: ['src/contacts/*.ts'],

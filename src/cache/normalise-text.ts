@@ -12,12 +12,13 @@
  *   comma becomes a point ("1,5" == "1.5"), leading zeros dropped ("05" == "5").
  */
 
-const GLUED_CONTRACTIONS: Readonly<Record<string, string>> = {
+/** A Map, not an object: a word such as "constructor" must not find an Object.prototype member. */
+const GLUED_CONTRACTIONS: ReadonlyMap<string, string> = new Map(Object.entries({
   dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not', arent: 'are not',
   wasnt: 'was not', werent: 'were not', cant: 'can not', cannot: 'can not', wont: 'will not',
   havent: 'have not', hasnt: 'has not', hadnt: 'had not', shouldnt: 'should not',
   wouldnt: 'would not', couldnt: 'could not', mustnt: 'must not', aint: 'is not',
-};
+}));
 
 /** A word is a run of letters; a number is digits with optional `.`/`,` groups. */
 const TOKEN = /\p{L}+|\d+(?:[.,]\d+)*/gu;
@@ -42,10 +43,12 @@ function canonicalNumber(raw: string): string {
 /** Normalised words of a text, in order. */
 export function normalisedTokens(text: string): string[] {
   const folded = text
+    // Apostrophes first: NFKD turns the acute accent ´ into a space and a combining mark, which would
+    // split "isn´t" into "isn t" and hide its negation from the guards.
+    .replace(/[’`´]/g, "'")
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
-    .replace(/[’`´]/g, "'")
     .replace(/\bcan't\b/g, 'can not')
     .replace(/\bwon't\b/g, 'will not')
     .replace(/n't\b/g, ' not')
@@ -58,7 +61,7 @@ export function normalisedTokens(text: string): string[] {
       tokens.push(canonicalNumber(token));
       continue;
     }
-    const expanded = GLUED_CONTRACTIONS[token];
+    const expanded = GLUED_CONTRACTIONS.get(token);
     if (expanded === undefined) tokens.push(token);
     else tokens.push(...expanded.split(' '));
   }
