@@ -5,6 +5,11 @@
  * table emptied, fails here. The threshold is 0 so that only the guards decide: with the real
  * threshold a one-word difference in a short question is refused by similarity alone, which would
  * hide a missing guard word.
+ *
+ * Equivalent mutants of question-guards.ts (StrykerJS, `npm run test:mutation -- cache`), not killable:
+ * - `/^\d/` -> `/\d/` (two places): a token is all letters or starts with a digit.
+ * - negation, date and unit terms joined with '' instead of ' ': the terms are fixed words, and no
+ *   sequence of them spells another sequence (numbers, which can, are pinned by "1 23" / "12 3").
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineReply } from '../../schemas/engine.schema.ts';

@@ -3,6 +3,11 @@
  * spacing, accents, the way a number is written) and keep every difference that does: two numbers
  * that differ never normalise equal, whatever separators or leading zeros they are written with, and
  * "A2" is not "A3". A wrong fold here reuses the reply to a different question.
+ *
+ * Equivalent mutants of normalise-text.ts (StrykerJS, `npm run test:mutation -- cache`), not killable:
+ * - `decimal[2] ?? ''` and `decimal[1] ?? '0'`: both groups always match when the pattern does.
+ * - `/\p{M}+/gu` -> `/\p{M}/gu`: a global replace removes every mark, one at a time or in runs.
+ * - `/^\d/` -> `/\d/` on a token: a token is all letters or starts with a digit.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

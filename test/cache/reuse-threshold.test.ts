@@ -2,6 +2,17 @@
  * The similarity measure and its threshold, as the reuse rule applies them: symmetric, within 0..1,
  * 1 exactly for texts equal after normalisation, and a one-word change that no guard sees refused
  * whenever the score is under the threshold (in a question of 30 words as in one of 5).
+ *
+ * Equivalent mutants (StrykerJS, `npm run test:mutation -- cache`), not killable:
+ * - similarity.ts `tokens[i] ?? ''`: inside the loop every token exists.
+ * - similarity.ts counts `- 1` instead of `+ 1`: every count changes sign, and a cosine does not.
+ * - similarity.ts the choice of the smaller map to walk (four mutants): a dot product is symmetric.
+ * - similarity.ts the shortcut for texts equal after normalisation, and the word-only shortcut (four
+ *   mutants): both only skip work whose result they already know (the property test below checks it).
+ * - reuse-policy.ts `entry.answers.length === 0` -> false, and `threshold <= 1` -> true: the loop then
+ *   finds nothing anyway (no answers; no score reaches a threshold over 1 or NaN).
+ * - reuse-policy.ts `length - 1` -> `length + 1` and `candidate === undefined` -> false: indexes past
+ *   the end read undefined and are skipped; inside it no answer is undefined.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -102,6 +113,18 @@ describe('the threshold in the reuse rule', () => {
     // The same pair passes when the threshold is at its score: only the threshold refused it.
     expect(reuses(thirtyOne('north'), thirtyOne('south'), score)).toBe(true);
     expect(reuses(thirtyOne('north'), thirtyOne('north'))).toBe(true);
+  });
+
+  it('never lets a short reply reuse anything, even when only the guards would decide', () => {
+    expect(reuses('could you tell me about the parking situation for visitors', 'ok thanks', 0)).toBe(false);
+    expect(reuses('could you tell me about the parking situation for visitors', 'could you tell me about the parking situation for visitors', 0)).toBe(true);
+  });
+
+  it('reuses an answer kept without a language whatever language is asked for', () => {
+    const q = 'could you tell me about the parking situation for visitors';
+    const entry = { messages: [], answers: [{ question: q, reply, at: 0 }] };
+    expect(findReusableAnswer(entry, q, SIMILARITY_THRESHOLD, { language: 'es' })).toBeDefined();
+    expect(findReusableAnswer({ messages: [], answers: [{ question: q, reply, at: 0, language: 'en' as const }] }, q, SIMILARITY_THRESHOLD, { language: 'es' })).toBeUndefined();
   });
 
   it('sameQuestion agrees with the score on either side of the threshold, and at it', () => {
