@@ -46,17 +46,19 @@ function canonicalNumber(raw: string): string {
     const whole = stripLeadingZeros(decimal[1] ?? '0');
     return fraction === '' ? whole : `${whole}.${fraction}`;
   }
-  // Plain integers (string arithmetic: a 20-digit number must not round); "12.05.2025" kept as written.
+  // Plain integers (string arithmetic: a 20-digit number must not round); "12.05.2025" keeps its parts, each without leading zeros.
   return raw.split(/[.,]/).map(stripLeadingZeros).join('.');
 }
 
 /** Normalised words of a text, in order. */
 export function normalisedTokens(text: string): string[] {
   const folded = text
+    // Apostrophes first: NFKD turns the acute accent ´ into a space and a combining mark, which would
+    // split "isn´t" into "isn t" and hide its negation from the guards.
+    .replace(/[’`´]/g, "'")
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
-    .replace(/[’`´]/g, "'")
     .replace(/\bcan't\b/g, 'can not')
     .replace(/\bwon't\b/g, 'will not')
     .replace(/n't\b/g, ' not')

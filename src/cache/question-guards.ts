@@ -16,7 +16,7 @@ function table(groups: Record<string, string>): ReadonlyMap<string, string> {
   return map;
 }
 
-const NUMBER_WORDS = table({
+export const NUMBER_WORDS = table({
   0: 'zero none cero', 1: 'one single first 1st un uno una primer primero primera', 2: 'two second couple dos segundo segunda',
   3: 'three third tres tercer tercero tercera', 4: 'four fourth cuatro cuarto cuarta',
   5: 'five fifth cinco quinto quinta', 6: 'six sixth seis sexto sexta', 7: 'seven seventh siete septimo septima',
@@ -29,13 +29,13 @@ const NUMBER_WORDS = table({
   x2: 'double doble', x3: 'triple',
 });
 
-const NEGATIONS = table({
+export const NEGATIONS = table({
   not: 'not', no: 'no', never: 'never nunca jamas', without: 'without sin', none: 'none ninguno ninguna ningun',
   nothing: 'nothing nada', nobody: 'nobody nadie', neither: 'neither nor ni tampoco', nowhere: 'nowhere',
   except: 'except excluding excepto salvo',
 });
 
-const DATES = table({
+export const DATES = table({
   monday: 'monday mon lunes', tuesday: 'tuesday tue tues martes', wednesday: 'wednesday wed weds miercoles',
   thursday: 'thursday thu thur thurs jueves', friday: 'friday fri viernes', saturday: 'saturday sat sabado',
   sunday: 'sunday sun domingo', weekend: 'weekend weekends finde', weekday: 'weekday weekdays',
@@ -50,7 +50,7 @@ const DATES = table({
   week: 'week weeks semana semanas', month: 'month months mes meses', year: 'year years ano anos',
 });
 
-const UNIT_TYPES = table({
+export const UNIT_TYPES = table({
   studio: 'studio studios estudio estudios efficiency', loft: 'loft lofts', penthouse: 'penthouse penthouses atico',
   townhome: 'townhome townhomes townhouse townhouses', duplex: 'duplex duplexes', condo: 'condo condos condominio',
   bedroom: 'bed beds bedroom bedrooms br bd bdr bdrm recamara recamaras habitacion habitaciones dormitorio dormitorios cuarto cuartos',
@@ -101,7 +101,7 @@ export function sameGuardTerms(a: GuardTerms, b: GuardTerms): boolean {
  * is a short reply ("yes", "ok thanks", "sí, gracias", "yes I do") and never reuses or seeds a reply:
  * its meaning depends on what the assistant said just before, which the cache does not compare.
  */
-const FILLERS = new Set(
+export const FILLERS: ReadonlySet<string> = new Set(
   ('yes yeah yep yup ya no nope nah ok okay k kk sure thanks thank thx ty please pls plz hi hello hey bye goodbye ' +
     'great cool nice good fine perfect awesome alright right wow oh ah um uh hmm lol ' +
     'si vale bueno buena buenas gracias muchas hola adios chao claro perfecto listo dale porfa favor genial').split(' '),

@@ -149,7 +149,8 @@ describe('reply formatting', () => {
 describe('request fingerprints', () => {
   it('canonical JSON reads back as the same value, whatever the member names', () => {
     fc.assert(fc.property(fc.jsonValue(), (value) => {
-      expect(JSON.parse(canonicalJson(value))).toEqual(value);
+      // As JSON itself reads it back: -0 is written "0", like JSON.stringify does.
+      expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
     }), RUNS);
   });
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, requestFingerprint } from '../../src/idempotency/request-fingerprint.ts';
 import { requestIdFor } from '../../src/pipeline/request-id.ts';
@@ -5,6 +6,30 @@ import { requestIdFor } from '../../src/pipeline/request-id.ts';
 describe('the request fingerprint', () => {
   it('sorts members at every level, keeps array order and drops undefined members', () => {
     expect(canonicalJson({ b: [2, 1, { d: undefined, c: 'x' }], a: null, e: {}, f: 'é"' })).toBe('{"a":null,"b":[2,1,{"c":"x"}],"e":{},"f":"é\\""}');
+  });
+
+  it('writes an undefined array item as null, as JSON does (the item is not dropped: [1, undefined] is not [1])', () => {
+    expect(canonicalJson([1, undefined])).toBe('[1,null]');
+    expect(canonicalJson([1, undefined])).not.toBe(canonicalJson([1]));
+  });
+
+  it('is JSON that parses back to the same value, for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('does not depend on the order members were written in, for any object', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 8 }), (record) => {
+        const reversed = Object.fromEntries(Object.entries(record).reverse());
+        expect(canonicalJson(reversed)).toBe(canonicalJson(record));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('is the same for the same members in another order, and differs when any value differs', () => {

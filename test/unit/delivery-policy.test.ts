@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../src/clients/backoff.ts';
-import { afterAttempt, DEFAULT_HANDOFF_BACKOFF, type RetryPolicy } from '../../src/outbox/delivery-policy.ts';
+import { afterAttempt, DEFAULT_HANDOFF_BACKOFF, expiredReason, type RetryPolicy } from '../../src/outbox/delivery-policy.ts';
 
 /** CONTRACTS 6.3: exponential backoff with full jitter, 1 s up to 60 s apart, until HANDOFF_MAX_AGE_S. */
 const DAY_MS = 86_400_000;
@@ -27,5 +27,11 @@ describe('the handoff delivery policy', () => {
   it('dead-letters a permanent failure at once, and is done on delivery', () => {
     expect(afterAttempt({ result: 'permanent', reason: 'status_400' }, 1, 0, 1, policy)).toEqual({ kind: 'dead', reason: 'status_400' });
     expect(afterAttempt({ result: 'delivered' }, 1, 0, 1, policy)).toEqual({ kind: 'done' });
+  });
+
+  it('names why a handoff ran out of time: the last failure when there was one, else plain "expired"', () => {
+    // An SQLite handoff found past its age at start-up has never been tried: no last reason.
+    expect(expiredReason(null)).toBe('expired');
+    expect(expiredReason('timeout')).toBe('expired: timeout');
   });
 });

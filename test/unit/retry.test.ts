@@ -1,3 +1,8 @@
+/**
+ * withRetries. Equivalent mutant (StrykerJS, `npm run test:mutation -- outbox`), not killable:
+ * - `options.deadlineAt !== undefined && ...` -> `true && ...`: without a deadline the comparison
+ *   with `undefined` is false anyway, so no retry is ever refused.
+ */
 import { describe, expect, it } from 'vitest';
 import { withRetries, type RetryOptions } from '../../src/clients/retry.ts';
 
@@ -70,6 +75,26 @@ describe('withRetries', () => {
     await expect(withRetries(run, { policy, deadlineAt: 1120, random: () => 0.5, ...time.options })).rejects.toThrow('failure 2');
     expect(seen).toEqual([1, 2]);
     expect(time.waits).toEqual([50]);
+  });
+
+  it('refuses a retry whose wait would end exactly at the deadline (no time would be left for the try)', async () => {
+    const { run, seen } = flaky(10);
+    const time = fakeTime(1000);
+    // The first wait (50) would end at 1050: exactly the deadline.
+    await expect(withRetries(run, { policy, deadlineAt: 1050, random: () => 0.5, ...time.options })).rejects.toThrow('failure 1');
+    expect(seen).toEqual([1]);
+    expect(time.waits).toEqual([]);
+  });
+
+  it('keeps to the deadline with its default clock (performance.now), as production calls it', async () => {
+    const { run, seen } = flaky(10);
+    // 30 ms left, and every wait would be about 100 ms: the first failure is final, nothing is waited.
+    const started = performance.now();
+    await expect(
+      withRetries(run, { policy: { attempts: 5, baseMs: 100, capMs: 100 }, random: () => 0.999, deadlineAt: started + 30 }),
+    ).rejects.toThrow('failure 1');
+    expect(seen).toEqual([1]);
+    expect(performance.now() - started).toBeLessThan(90);
   });
 
   it('tries at least once, whatever the policy says', async () => {

@@ -1,3 +1,7 @@
+/**
+ * The step runner. Equivalent mutant (StrykerJS, `npm run test:mutation -- pipeline`), not killable:
+ * - `if (patch) Object.assign(ctx, patch)` -> `if (true) ...`: assigning `undefined` copies nothing.
+ */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { DownstreamError, RequestValidationError, StepError } from '../../src/errors.ts';
@@ -120,7 +124,7 @@ describe('createPipeline: build-time checks', () => {
   const named: Step = function named() {};
 
   it('rejects an empty step list', () => {
-    expect(() => createPipeline([])).toThrow(TypeError);
+    expect(() => createPipeline([])).toThrow(new TypeError('a pipeline needs at least one step'));
   });
 
   it('rejects an anonymous step (its name is what timings and spans report)', () => {
@@ -130,7 +134,7 @@ describe('createPipeline: build-time checks', () => {
   });
 
   it('rejects a value that is not a function', () => {
-    expect(() => createPipeline([named, 42 as unknown as Step])).toThrow(TypeError);
+    expect(() => createPipeline([named, 42 as unknown as Step])).toThrow(new TypeError('step 1 is not a function'));
   });
 
   it('rejects two steps with the same name, naming it', () => {

@@ -1,0 +1,27 @@
+/**
+ * Mutation-testing groups: the modules each group mutates and the tests that are meant to pin them.
+ * A group's score is the share of its mutants that one of its own tests kills; a test elsewhere in
+ * the suite that happens to notice does not count, because that is not where a reader looks.
+ */
+export const GROUPS: Record<string, { readonly mutate: readonly string[]; readonly tests: readonly string[] }> = {
+  pipeline: {
+    mutate: ['src/pipeline/runner.ts', 'src/pipeline/latency.ts'],
+    tests: ['test/unit/runner.test.ts', 'test/unit/chat-pipeline.test.ts', 'test/steps/assemble-response.test.ts', 'test/unit/latency.test.ts'],
+  },
+  outbox: {
+    mutate: ['src/outbox/delivery-policy.ts', 'src/clients/retry.ts', 'src/clients/backoff.ts'],
+    tests: ['test/unit/delivery-policy.test.ts', 'test/unit/retry.test.ts'],
+  },
+  idempotency: {
+    mutate: ['src/http/idempotency-key-header.ts', 'src/idempotency/request-fingerprint.ts'],
+    tests: ['test/idempotency/request-fingerprint.test.ts', 'test/idempotency/idempotency-key-header.test.ts'],
+  },
+  cache: {
+    mutate: ['src/cache/similarity.ts', 'src/cache/question-guards.ts', 'src/cache/normalise-text.ts', 'src/cache/reuse-policy.ts'],
+    tests: ['test/cache/similarity.test.ts', 'test/cache/normalised-numbers.test.ts', 'test/cache/guard-tables.test.ts', 'test/cache/reuse-threshold.test.ts'],
+  },
+  contacts: {
+    mutate: ['src/contacts/*.ts'],
+    tests: ['test/language/contact-*.test.ts', 'test/steps/extract-contact.test.ts'],
+  },
+};
