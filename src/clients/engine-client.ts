@@ -1,13 +1,19 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { EngineReplySchema, type EngineReply, type EngineRequest } from '../../schemas/engine.schema.ts';
+import type { EngineClient } from '../pipeline/ports.ts';
+import { streamEngineQuery } from './engine-stream-call.ts';
 import { callJson, type HttpParty } from './http-json.ts';
 
 const engineReply = TypeCompiler.Compile(EngineReplySchema);
 
-/** CONTRACTS 3.1: `POST {ENGINE_URL}/query`. */
-export function createEngineClient(target: HttpParty) {
+/**
+ * CONTRACTS 3.1: `POST {ENGINE_URL}/query`. A chat answered as JSON asks for JSON only; a chat
+ * answered as a stream lets the engine stream too (CONTRACTS 8, engine-stream-call.ts).
+ */
+export function createEngineClient(target: HttpParty): EngineClient {
   return {
-    query(request: EngineRequest, deadlineAt?: number): Promise<EngineReply> {
+    query(request: EngineRequest, deadlineAt?: number, onText?): Promise<EngineReply> {
+      if (onText !== undefined) return streamEngineQuery(target, engineReply, request, deadlineAt, onText);
       return callJson(target, { method: 'POST', path: '/query', body: request, reply: engineReply, deadlineAt });
     },
   };
