@@ -29,6 +29,8 @@ export class UiMessageStreamWriter {
 
   constructor(res: ServerResponse, extraHeaders: Readonly<Record<string, string>> = {}) {
     this.#res = res;
+    // A caller may leave while the chat waits for its turn, before the stream opens.
+    if (res.destroyed || res.socket === null || res.socket.destroyed) this.clientGone = true;
     res.on('close', () => {
       if (!this.#ended) this.clientGone = true;
     });

@@ -113,6 +113,8 @@ describe('the playground in Chromium', () => {
   });
 
   it('streams a retrieved reply: the step parts show progress, then the text grows as the engine writes', async () => {
+    await page.goto(`${service.url}/playground`);
+    await page.selectOption('#property', '1234567890123456789');
     const turns = await page.locator('.turn.assistant').count();
     await page.fill('#message', 'How much is the security deposit and the application fee?');
     const seen = new Set<string>();

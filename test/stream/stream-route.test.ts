@@ -87,6 +87,16 @@ describe('a streamed chat (UI message stream v1)', () => {
     ]);
   });
 
+  it('streams only when the caller prefers an event stream to JSON', async () => {
+    const json = await postChat(base, chatRequest(), { headers: { accept: 'application/json, text/event-stream;q=0.5' } });
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(json.text).response).toBe(engineReply().response);
+    const both = await postChat(base, chatRequest(), { headers: { accept: 'text/event-stream, application/json' } });
+    expect(both.headers['content-type']).toBe('text/event-stream');
+    const refused = await postChat(base, chatRequest(), { headers: { accept: 'text/event-stream;q=0, */*' } });
+    expect(refused.headers['content-type']).toMatch(/^application\/json/);
+  });
+
   it('fails before the stream as the ordinary JSON error', async () => {
     const empty = await postChat(base, chatRequest({ message: '   ' }));
     expect(empty.status).toBe(400);
