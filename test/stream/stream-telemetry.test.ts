@@ -5,7 +5,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import { SpanKind } from '@opentelemetry/api';
+import * as incubating from '@opentelemetry/semantic-conventions/incubating';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as attributes from '../../src/telemetry/attributes.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { spanNamed, startTracedService, waitFor, type TracedService } from '../telemetry/traced-service.ts';
 import { partsOfType, postChat, streamEngineReply } from './stream-helpers.ts';
@@ -25,6 +27,11 @@ const { response: _r, ...members } = engineReply({ retrieval_type: 'rag' });
 const deltas = 'The laundry room is on the ground floor. It is open all day. Bring your own soap.'.split(/(?<= )/);
 
 describe('a streamed chat, observed', () => {
+  it('names its GenAI attributes as the pinned conventions package (1.45, incubating) does', () => {
+    const names = ['ATTR_GEN_AI_OPERATION_NAME', 'ATTR_GEN_AI_CONVERSATION_ID', 'ATTR_GEN_AI_REQUEST_STREAM', 'ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK'] as const;
+    for (const name of names) expect(attributes[name], name).toBe((incubating as unknown as Record<string, string>)[name]);
+  });
+
   it('ends its SERVER span with the stream, after the last part was written', async () => {
     svc.stubs.engine.handle((_req, res) => streamEngineReply(res, { deltas, done: members, gapMs: 15 }, { deltaAt: [], doneAt: undefined }));
     const answer = await postChat(base, chatRequest());
