@@ -83,7 +83,7 @@ export function streamedChat(settings: StreamedChatSettings) {
     const open = (): UiMessageStreamWriter => {
       // From here on the route writes the answer itself: Fastify's onSend hooks never run for it.
       void reply.hijack();
-      const opened = new UiMessageStreamWriter(reply.raw);
+      const opened = new UiMessageStreamWriter(reply.raw, reply.getHeaders());
       opened.start(`${ctx.requestId ?? ''}:answer`);
       for (const t of request.timings) opened.step(t.name, roundMs(t.ms));
       return opened;

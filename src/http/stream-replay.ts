@@ -13,7 +13,7 @@ export const replayAsStream: StreamReplay = (request, reply, keptBody, key) => {
   if (!wantsEventStream(request)) return false;
   const kept = JSON.parse(keptBody) as { response?: unknown };
   void reply.hijack();
-  const stream = new UiMessageStreamWriter(reply.raw, { 'idempotent-replayed': 'true' });
+  const stream = new UiMessageStreamWriter(reply.raw, { ...reply.getHeaders(), 'idempotent-replayed': 'true' });
   stream.start(`${requestIdFor((request.body as ChatRequest).orgId, key)}:answer`);
   stream.completeText(typeof kept.response === 'string' ? kept.response : '', performance.now());
   stream.chat(keptBody);

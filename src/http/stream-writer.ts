@@ -4,7 +4,7 @@
  * buffering, no compression), and the stream ends with `data: [DONE]`. Part shapes are the `ai`
  * package's `UIMessageChunk` (test/stream checks them with its own reader).
  */
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/event-stream',
@@ -27,14 +27,15 @@ export class UiMessageStreamWriter {
   /** `performance.now()` when the first reply text was written. */
   firstTextAt: number | undefined;
 
-  constructor(res: ServerResponse, extraHeaders: Readonly<Record<string, string>> = {}) {
+  /** `headers`: those the route already set (rate limits, ...), written with the protocol's own. */
+  constructor(res: ServerResponse, headers: Readonly<Record<string, string | number | string[] | undefined>> = {}) {
     this.#res = res;
     // A caller may leave while the chat waits for its turn, before the stream opens.
     if (res.destroyed || res.socket === null || res.socket.destroyed) this.clientGone = true;
     res.on('close', () => {
       if (!this.#ended) this.clientGone = true;
     });
-    res.writeHead(200, { ...UI_MESSAGE_STREAM_HEADERS, ...extraHeaders });
+    res.writeHead(200, { ...headers, ...UI_MESSAGE_STREAM_HEADERS } as OutgoingHttpHeaders);
   }
 
   /** Writes one part; `json` is the part already serialized (e.g. to splice in a serialized answer). */

@@ -60,6 +60,8 @@ describe('a streamed chat (UI message stream v1)', () => {
     expect(answer.headers['cache-control']).toBe('no-cache');
     expect(answer.headers['x-accel-buffering']).toBe('no');
     expect(answer.headers['content-encoding']).toBeUndefined();
+    // Headers the chat's hooks set before the stream opened go out with it.
+    expect(answer.headers['ratelimit-limit']).toBe('30');
     expect(answer.done).toBe(true);
 
     const types = answer.parts.map((p) => p.part['type']);
