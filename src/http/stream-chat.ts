@@ -57,6 +57,8 @@ function errorTextOf(err: unknown, request: FastifyRequest): string {
  * the response finishes or fails; one whose caller left does neither, so it is told it failed.
  */
 function endWithoutCaller(reply: FastifyReply): void {
+  // Without a listener (the hooks already ran) an 'error' event would be thrown instead.
+  if (reply.raw.listenerCount('error') === 0) return;
   reply.raw.emit('error', Object.assign(new Error('the caller closed the connection before the stream ended'), { name: 'ClientGoneError' }));
 }
 
@@ -113,10 +115,12 @@ export function streamedChat(settings: StreamedChatSettings) {
       return;
     }
     if (stream === undefined) throw new Error('the pipeline finished without validating the request');
-    // The route's 200 response schema serializes it: the same bytes a JSON caller gets.
-    const body = reply.serialize(settings.answerOf(request, ctx));
-    if (typeof body !== 'string') throw new TypeError('the chat answer did not serialize to text');
+    let body: string;
     try {
+      // The route's 200 response schema serializes it: the same bytes a JSON caller gets.
+      const serialized = reply.serialize(settings.answerOf(request, ctx));
+      if (typeof serialized !== 'string') throw new TypeError('the chat answer did not serialize to text');
+      body = serialized;
       // Kept before it goes out, so that a retry after this answer is always a replay.
       await settings.idempotency.settle(request, body);
     } catch (err) {
