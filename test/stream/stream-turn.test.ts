@@ -70,7 +70,8 @@ describe('a streamed turn', () => {
     expect(partsOfType(left, 'text-delta')).toHaveLength(1);
     expect(writes.doneAt).toBeUndefined();
 
-    await until(() => stored(session).length === 2);
+    // A handoff turn looks for contact details: the first one loads the language libraries (seconds on a busy machine).
+    await until(() => stored(session).length === 2, 20_000);
     await until(() => svc.stubs.handoff.requests.length > handoffsBefore);
     const handoff = svc.stubs.handoff.requests.at(-1)!.body as Record<string, unknown>;
     expect(handoff['session_id']).toBe(session);
