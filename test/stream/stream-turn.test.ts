@@ -71,7 +71,7 @@ describe('a streamed turn', () => {
     expect(writes.doneAt).toBeUndefined();
 
     // A handoff turn looks for contact details: the first one loads the language libraries (seconds on a busy machine).
-    await until(() => stored(session).length === 2, 20_000);
+    await until(() => stored(session).length === 2, 15_000);
     await until(() => svc.stubs.handoff.requests.length > handoffsBefore);
     const handoff = svc.stubs.handoff.requests.at(-1)!.body as Record<string, unknown>;
     expect(handoff['session_id']).toBe(session);
@@ -102,7 +102,7 @@ describe('a streamed turn', () => {
     ]);
     expect(svc.stubs.handoff.requests.filter((r) => (r.body as { session_id?: string }).session_id === session)).toHaveLength(1);
     expect(await svc.metrics.registry.getSingleMetricAsString('chat_adapter_streams_total')).toMatch(/outcome="client_gone"} 1/);
-  });
+  }, 30_000);
 
   it('keeps the session order for streamed and JSON turns sent together', async () => {
     const deltas = 'One moment please. Here is the answer.'.split(/(?<= )/);
