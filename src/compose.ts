@@ -77,6 +77,7 @@ async function resolvePartyUrls(config: Config, logger: PinoLogger): Promise<Par
     dataDir: config.localDataDir,
     parties: new Set(missing),
     basePort: config.localStackBasePort,
+    engineWordMs: config.localEngineWordMs,
     logger,
   }).catch((err: unknown) => {
     throw explainBusyPort(err, 'LOCAL_STACK_BASE_PORT', 'another base (the local parties use it + 1..5), or 0 for free ports');

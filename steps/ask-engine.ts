@@ -1,6 +1,8 @@
 import type { EngineRequest } from '../schemas/engine.schema.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
-import type { Deps } from '../src/pipeline/ports.ts';
+import type { Deps, EngineTextListener } from '../src/pipeline/ports.ts';
+import { SentenceRelease } from '../src/reply/sentence-release.ts';
+import type { RetrievalType } from '../schemas/chat-response.schema.ts';
 
 /**
  * The engine request of CONTRACTS 3.1, built member by member so that nothing else the caller sent
@@ -28,8 +30,28 @@ export function engineRequestFor(ctx: Readonly<ChatContext>): EngineRequest {
   };
 }
 
+/** The concise styles whose engine text is the reply (an `adapter` reply may be replaced by the service's own). */
+const RELEASED_WHILE_WRITTEN: ReadonlySet<RetrievalType> = new Set(['rag', 'fixed', 'spf']);
+
+/**
+ * For a caller that streams (CONTRACTS 8): the engine's text goes to it sentence by sentence while
+ * the engine writes, when the engine named a concise style first and the reply needs no
+ * translation; otherwise nothing is released here and the route writes the reply once it is known.
+ */
+function releaseWhileWritten(ctx: Readonly<ChatContext>): EngineTextListener | undefined {
+  const out = ctx.textOut;
+  if (out === undefined) return undefined;
+  const target = need(ctx, 'language');
+  const release = new SentenceRelease((text) => out.release(text));
+  let decided: boolean | undefined;
+  return (delta, announced) => {
+    decided ??= announced !== undefined && RELEASED_WHILE_WRITTEN.has(announced.retrieval_type) && (announced.language === 'es' ? 'es' : 'en') === target;
+    if (decided) release.push(delta);
+  };
+}
+
 /** Rule 4: the engine is asked for intent and reply (unless an earlier step already has the reply). */
 export async function askEngine(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
   if (ctx.engineReply !== undefined) return {};
-  return { engineReply: await deps.engine.query(engineRequestFor(ctx), ctx.deadlineAt), replySource: 'engine' };
+  return { engineReply: await deps.engine.query(engineRequestFor(ctx), ctx.deadlineAt, releaseWhileWritten(ctx)), replySource: 'engine' };
 }

@@ -14,6 +14,8 @@ interface Figures {
   readonly idleRssMiB: number;
   /** Highest resident memory up to the end of the measured run (VmHWM). */
   readonly peakRssMiB: number;
+  /** Median time to the first reply text of sequential chats (first-text.ts): a stream's first text, a JSON answer's end. */
+  readonly firstTextMs: number;
 }
 
 export interface Row extends Figures {
@@ -56,6 +58,7 @@ export function summarize(rows: readonly Row[], targets: readonly string[]): Sum
       offMainUsPerChat: round(pick('offMainUsPerChat'), 0),
       idleRssMiB: round(pick('idleRssMiB'), 1),
       peakRssMiB: round(pick('peakRssMiB'), 1),
+      firstTextMs: round(pick('firstTextMs'), 1),
     };
     if (target === 'baseline') return summary;
     const paired = mine.filter((r) => baseline.has(r.round)).map((r) => ({ r, b: baseline.get(r.round)! }));
@@ -75,26 +78,26 @@ const pad = (text: string | number, width: number) => String(text).padStart(widt
 /** Width of the target column (variant names, `@checkout` suffixes). */
 const NAME = 22;
 
-export const ROW_HEADER = `${'round'.padEnd(6)}${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('off main', 9)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}${pad('failed', 7)}`;
+export const ROW_HEADER = `${'round'.padEnd(6)}${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('off main', 9)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}${pad('1st text', 9)}${pad('failed', 7)}`;
 
 export function formatRow(r: Row): string {
   if (r.died !== undefined) return `${String(r.round).padEnd(6)}${r.target.padEnd(NAME)}  stopped mid-round (${r.died}): left out`;
   return (
     `${String(r.round).padEnd(6)}${r.target.padEnd(NAME)}${pad(r.rps.toFixed(0), 7)}${pad(r.p50Ms.toFixed(1), 8)}${pad(r.p99Ms.toFixed(1), 8)}` +
-    `${pad(r.cpuUsPerChat.toFixed(0), 12)}${pad(r.offMainUsPerChat.toFixed(0), 9)}${pad(r.idleRssMiB.toFixed(0), 9)}${pad(r.peakRssMiB.toFixed(0), 9)}${pad(r.failed, 7)}`
+    `${pad(r.cpuUsPerChat.toFixed(0), 12)}${pad(r.offMainUsPerChat.toFixed(0), 9)}${pad(r.idleRssMiB.toFixed(0), 9)}${pad(r.peakRssMiB.toFixed(0), 9)}${pad(r.firstTextMs.toFixed(1), 9)}${pad(r.failed, 7)}`
   );
 }
 
 export function formatSummary(summaries: readonly Summary[]): string {
   const lines = [
-    `${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('off main', 9)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}` +
+    `${'target'.padEnd(NAME)}${pad('req/s', 7)}${pad('p50 ms', 8)}${pad('p99 ms', 8)}${pad('CPU µs/chat', 12)}${pad('off main', 9)}${pad('idle MiB', 9)}${pad('peak MiB', 9)}${pad('1st text', 9)}` +
       `${pad('CPU x', 7)}${pad('req/s x', 8)}${pad('p99 x', 7)}`,
   ];
   for (const s of summaries) {
     const ratio = (value: number | undefined) => pad(value === undefined ? '-' : value.toFixed(2), 7);
     lines.push(
       `${s.target.padEnd(NAME)}${pad(s.rps, 7)}${pad(s.p50Ms.toFixed(1), 8)}${pad(s.p99Ms.toFixed(1), 8)}${pad(s.cpuUsPerChat, 12)}${pad(s.offMainUsPerChat, 9)}` +
-        `${pad(s.idleRssMiB.toFixed(0), 9)}${pad(s.peakRssMiB.toFixed(0), 9)}${ratio(s.ratios?.cpu)}${pad(s.ratios?.rps.toFixed(2) ?? '-', 8)}${ratio(s.ratios?.p99)}`,
+        `${pad(s.idleRssMiB.toFixed(0), 9)}${pad(s.peakRssMiB.toFixed(0), 9)}${pad(s.firstTextMs.toFixed(1), 9)}${ratio(s.ratios?.cpu)}${pad(s.ratios?.rps.toFixed(2) ?? '-', 8)}${ratio(s.ratios?.p99)}`,
     );
   }
   return lines.join('\n');

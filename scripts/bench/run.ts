@@ -21,6 +21,7 @@ import { cpus, loadavg } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { timeToFirstText } from './first-text.ts';
 import { load } from './load.ts';
 import { startNode, startRedis, type Started } from './processes.ts';
 import { memory, threadCpuMicros, type ThreadCpu } from './proc-stats.ts';
@@ -107,6 +108,7 @@ interface Tally {
   seconds: number;
   p50s: number[];
   p99s: number[];
+  firstTextMs: number;
 }
 
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -125,7 +127,7 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
         console.log(`warning: ${(err as Error).message}; trying once more`);
         return target.start();
       });
-      tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, offMainUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [] });
+      tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, offMainUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [], firstTextMs: Number.NaN });
     }
     await sleep(1_000); // settled after start-up: what each holds before its first request
     for (const t of tallies) t.idleRssMiB = memory(t.proc.pid).rssMiB;
@@ -179,6 +181,10 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
         t.p99s.push(r.p99Ms);
       }
     }
+    // After the load: one chat at a time, so the figure is the service's own, not the queue's.
+    for (let i = 0; i < tallies.length; i++) {
+      if (alive(tallies[i]!)) tallies[i]!.firstTextMs = await timeToFirstText(tallies[i]!.proc.url, targets[i]!.variant?.headers);
+    }
     return tallies.map((t, i) => ({
       round,
       target: targets[i]!.name,
@@ -189,6 +195,7 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
       offMainUsPerChat: t.offMainUs / Math.max(1, t.ok),
       idleRssMiB: t.idleRssMiB,
       peakRssMiB: alive(t) ? memory(t.proc.pid).peakMiB : Number.NaN,
+      firstTextMs: t.firstTextMs,
       ok: t.ok,
       failed: t.failed,
       ...(t.died !== undefined && { died: t.died }),

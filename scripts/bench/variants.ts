@@ -67,6 +67,12 @@ export const VARIANTS: readonly Variant[] = [
     env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '' }),
   },
   {
+    name: 'stream',
+    description: 'Accept: text/event-stream: every chat answered as a UI message stream (the engine stub answers JSON)',
+    env: () => ({}),
+    headers: { accept: 'text/event-stream' },
+  },
+  {
     name: 'auth',
     description: 'CALLER_API_KEYS with a bearer key, and a new Idempotency-Key per request',
     env: () => ({ CALLER_API_KEYS: `bench:${CALLER_KEY}` }),

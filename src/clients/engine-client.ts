@@ -1,16 +1,21 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { EngineReplySchema, type EngineReply, type EngineRequest } from '../../schemas/engine.schema.ts';
+import type { EngineClient } from '../pipeline/ports.ts';
+import { ENGINE_ANSWER_MAX_BYTES, streamEngineQuery } from './engine-stream-call.ts';
 import { callJson, type HttpParty } from './http-json.ts';
+
+export { ENGINE_ANSWER_MAX_BYTES };
 
 const engineReply = TypeCompiler.Compile(EngineReplySchema);
 
-/** CONTRACTS 7: a larger engine answer is out of contract (503, nothing stored). */
-export const ENGINE_ANSWER_MAX_BYTES = 256 * 1024;
-
-/** CONTRACTS 3.1: `POST {ENGINE_URL}/query`. */
-export function createEngineClient(target: HttpParty) {
+/**
+ * CONTRACTS 3.1: `POST {ENGINE_URL}/query`. A chat answered as JSON asks for JSON only; a chat
+ * answered as a stream lets the engine stream too (CONTRACTS 8, engine-stream-call.ts).
+ */
+export function createEngineClient(target: HttpParty): EngineClient {
   return {
-    query(request: EngineRequest, deadlineAt?: number): Promise<EngineReply> {
+    query(request: EngineRequest, deadlineAt?: number, onText?): Promise<EngineReply> {
+      if (onText !== undefined) return streamEngineQuery(target, engineReply, request, deadlineAt, onText);
       return callJson(target, { method: 'POST', path: '/query', body: request, reply: engineReply, deadlineAt, maxBytes: ENGINE_ANSWER_MAX_BYTES });
     },
   };

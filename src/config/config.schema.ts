@@ -58,6 +58,8 @@ export interface Config {
   readonly localDataDir: string;
   /** Local parties listen on this + 1..5; 0 = free ports. */
   readonly localStackBasePort: number;
+  /** The reference engine's pace when it streams a `rag` reply: ms between words (`local` only). */
+  readonly localEngineWordMs: number;
   readonly shutdownGraceMs: number;
   /** CONTRACTS 6.1: every chat is answered within this many ms. */
   readonly requestTimeoutMs: number;

@@ -146,6 +146,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     cacheRetrieveThreshold: 0.98,
     localDataDir: resolve(envString(env, 'LOCAL_DATA_DIR', file?.localDataDir ?? './data')),
     localStackBasePort: check(() => envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530)),
+    localEngineWordMs: check(() => envInteger(env, 'LOCAL_ENGINE_WORD_MS', 40, 0, 10_000)),
     shutdownGraceMs: check(() => envInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000)),
     requestTimeoutMs: check(() => envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000)),
     idempotencyTtlSeconds: check(() => envInteger(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400)),

@@ -48,7 +48,15 @@ export interface IdempotencyHooks {
   onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
   /** The checked key (quotes removed) of a request that holds its claim; undefined without a key. */
   keyOf(request: FastifyRequest): string | undefined;
+  /**
+   * For an answer the route writes itself (a stream, CONTRACTS 8), which the onSend hook never
+   * sees: keeps `body` as the 200 answer to the key, or, with undefined, releases the claim.
+   */
+  settle(request: FastifyRequest, body: string | undefined): Promise<void>;
 }
+
+/** Answers a replay itself when the caller asked for a stream (true); false leaves the JSON replay. */
+export type StreamReplay = (request: FastifyRequest, reply: FastifyReply, keptBody: string, key: string) => boolean;
 
 function checkedKey(request: FastifyRequest, value: string | string[]): string {
   if (Array.isArray(value) || idempotencyHeaderLines(request.raw) > 1) {
@@ -59,7 +67,7 @@ function checkedKey(request: FastifyRequest, value: string | string[]): string {
   return parsed.key;
 }
 
-export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetrics): IdempotencyHooks {
+export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetrics, streamReplay?: StreamReplay): IdempotencyHooks {
   /** Checks and claims the key; answers the request itself (replay, 409, 422: false) or lets it go on (true). */
   async function claimKey(request: FastifyRequest, reply: FastifyReply, value: string | string[]): Promise<boolean> {
     const key = checkedKey(request, value);
@@ -73,6 +81,7 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
         request.idempotencyClaim = { key, claim, settled: false };
         return true;
       case 'replay':
+        if (streamReplay?.(request, reply, claim.answer.body, key) === true) return false;
         // A string body with a JSON content type goes out as it is: the same bytes as the first time.
         void reply
           .code(claim.answer.status)
@@ -91,6 +100,13 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
 
   return {
     keyOf: (request) => request.idempotencyClaim?.key,
+
+    async settle(request, body) {
+      const mine = request.idempotencyClaim;
+      if (mine === undefined || mine.settled) return;
+      mine.settled = true;
+      await (body === undefined ? mine.claim.release() : mine.claim.complete({ status: 200, body }));
+    },
 
     preHandler(request, reply, done) {
       const value = request.headers[IDEMPOTENCY_HEADER];

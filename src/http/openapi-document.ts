@@ -83,7 +83,7 @@ function chatRoute(schema: RouteSchema): RouteSchema {
     ...schema,
     summary: 'Answer one chat message',
     description:
-      'Runs the pipeline of SPEC 4.2 (validate, session, language, engine, property API, format, translate, contacts, store, handoff) and answers with the reply, its classification and per-step latency. Needs `Authorization: Bearer <key>` only when `CALLER_API_KEYS` is set.',
+      'Runs the pipeline of SPEC 4.2 (validate, session, language, engine, property API, format, translate, contacts, store, handoff) and answers with the reply, its classification and per-step latency. Needs `Authorization: Bearer <key>` only when `CALLER_API_KEYS` is set. With `Accept: text/event-stream` the 200 answer is a server-sent event stream in the AI SDK UI message stream protocol v1 (`start`, transient `data-step` parts, `text-start`/`text-delta`/`text-end`, `data-chat` holding this same JSON answer, `finish`, `[DONE]`); errors before it are the JSON errors below, a failure after it started an `error` part.',
     tags: ['chat'],
     security: [{ bearerAuth: [] }, {}],
     headers: hasKey ? schema.headers : Type.Object({ ...properties, 'Idempotency-Key': Type.Optional(IDEMPOTENCY_KEY) }),

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Tracer } from '@opentelemetry/api';
 import { ChatRequestSchema } from '../../schemas/chat-request.schema.ts';
-import { ChatResponseSchema } from '../../schemas/chat-response.schema.ts';
+import { ChatResponseSchema, type ChatResponse } from '../../schemas/chat-response.schema.ts';
 import {
   BadRequestSchema, ConflictSchema, ForbiddenSchema, InternalErrorSchema, PayloadTooLargeSchema, ServiceUnavailableSchema,
   TooManyRequestsSchema, UnauthorizedSchema, UnprocessableSchema, UnsupportedMediaTypeSchema,
@@ -10,7 +10,7 @@ import {
 import { HeartbeatSchema } from '../../schemas/heartbeat.schema.ts';
 import { chatPipeline } from '../../steps/chat-pipeline.ts';
 import { serverTiming } from '../pipeline/latency.ts';
-import { newChatContext } from '../pipeline/context.ts';
+import { newChatContext, type ChatContext } from '../pipeline/context.ts';
 import type { Deps } from '../pipeline/ports.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
@@ -21,6 +21,9 @@ import { takeLatency } from './request-latency.ts';
 import type { SessionTurns } from '../turns/create-session-turns.ts';
 import { idempotencyHooks } from './idempotency.ts';
 import { sessionTurnHooks } from './session-turns.ts';
+import { wantsEventStream } from './stream-accept.ts';
+import { streamedChat } from './stream-chat.ts';
+import { replayAsStream } from './stream-replay.ts';
 
 /** Runs `run` with the request's server span active, so step and client spans become its children. */
 export type InRequestContext = <T>(request: FastifyRequest, run: () => Promise<T>) => Promise<T>;
@@ -62,13 +65,31 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
   const spanOptions = { recordMessageText: telemetry.recordMessageText ?? false };
   const metrics = telemetry.metrics;
   // After body validation, in this order: the Idempotency-Key check and claim, then the session's turn.
-  const idempotency = idempotencyHooks(guards.idempotency, guards.metrics);
+  const idempotency = idempotencyHooks(guards.idempotency, guards.metrics, replayAsStream);
   const turns = sessionTurnHooks(guards.turns, guards.metrics, telemetry.requestTimeoutMs);
   const chatHooks = {
     preHandler: [idempotency.preHandler, turns.preHandler],
     onSend: [turns.onSend, idempotency.onSend],
     onResponse: [turns.onResponse, idempotency.onResponse],
   };
+
+  /** The JSON answer of a finished pipeline: latency taken now, the reply source on the span and in the cache metric. */
+  const answerOf = (request: FastifyRequest, ctx: ChatContext): ChatResponse => {
+    if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);
+    // A session with nothing cached is a miss too; backend failures are counted as `error` by the cache itself.
+    metrics?.countCacheLookup(ctx.replySource === 'cache' ? 'hit' : 'miss');
+    if (ctx.response === undefined) throw new Error('pipeline finished without a response');
+    return { ...ctx.response, latency: takeLatency(request, ctx.replySource === 'cache') };
+  };
+  const streamChat = streamedChat({
+    deps,
+    requestTimeoutMs: telemetry.requestTimeoutMs,
+    metrics,
+    idempotency,
+    run: (request, ctx, observer) => inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, observer)),
+    stepObserver: (request, ctx) => stepSpans(tracer, request.span, ctx, spanOptions),
+    answerOf,
+  });
 
   return async (app) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -90,6 +111,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     });
 
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses }, ...chatHooks }, async (request, reply) => {
+      if (wantsEventStream(request)) return streamChat(request, reply);
       const ctx = newChatContext({
         request: request.body,
         traceId: request.traceId,
@@ -98,13 +120,9 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       });
       const observer = stepSpans(tracer, request.span, ctx, spanOptions);
       await inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, observer));
-      if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);
-      // A session with nothing cached is a miss too; backend failures are counted as `error` by the cache itself.
-      metrics?.countCacheLookup(ctx.replySource === 'cache' ? 'hit' : 'miss');
-      const latency = takeLatency(request, ctx.replySource === 'cache');
-      void reply.header('server-timing', serverTiming(latency));
-      if (ctx.response === undefined) throw new Error('pipeline finished without a response');
-      return { ...ctx.response, latency };
+      const answer = answerOf(request, ctx);
+      void reply.header('server-timing', serverTiming(answer.latency));
+      return answer;
     });
   };
 }

@@ -34,7 +34,8 @@ export interface SessionTurnHooks {
 /** The session a message belongs to; the members are validated (digits, Base64, hex, UUID: no ':'). */
 const sessionOf = (body: ChatRequest) => `${body.orgId}:${body.propertyId}:${body.session_id}`;
 
-const release = (request: FastifyRequest) => {
+/** Lets the session's next message go (also for a streamed answer, once its turn is complete). */
+export const releaseTurn = (request: FastifyRequest): void => {
   request.sessionTurn?.release();
   request.sessionTurn = undefined;
 };
@@ -61,11 +62,11 @@ export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, r
     },
     // The pipeline is over once a reply is sent (success or error): the next message may go.
     onSend(request, _reply, payload, done) {
-      release(request);
+      releaseTurn(request);
       done(null, payload);
     },
     onResponse(request, _reply, done) {
-      release(request);
+      releaseTurn(request);
       done();
     },
   };

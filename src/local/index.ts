@@ -31,6 +31,8 @@ export interface LocalStackOptions {
   basePort?: number;
   /** Interface to listen on: loopback (the default) when started by the service; 0.0.0.0 in the parties container. */
   host?: string;
+  /** The engine's pace when it streams a `rag` reply (ms between words; default 40, about a model's). */
+  engineWordMs?: number;
 }
 
 const PORT_OFFSETS: Readonly<Record<LocalParty, number>> = { engine: 1, graphql: 2, handoff: 3, propertyApi: 4, translate: 5 };
@@ -85,7 +87,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
         { examples: examples.length, labels: classifier.labels.length, ms: Math.round(performance.now() - started) },
         'reference engine trained',
       );
-      await serve('engine', buildEngineApp({ classifier, knowledge: getKnowledge(), retriever }));
+      await serve('engine', buildEngineApp({ classifier, knowledge: getKnowledge(), retriever }, { wordMs: opts.engineWordMs ?? 40 }));
     }
     if (wants('graphql')) await serve('graphql', buildGraphqlApp(getStore()), GRAPHQL_PATH);
     if (wants('handoff')) await serve('handoff', buildHandoffApp(getStore(), createDeliveryKeys(getDb())));

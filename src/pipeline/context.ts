@@ -3,6 +3,7 @@ import type { AgentHandoff, ChatResponse } from '../../schemas/chat-response.sch
 import type { EngineReply, Language } from '../../schemas/engine.schema.ts';
 import type { Contact } from '../../schemas/handoff.schema.ts';
 import type { SessionEntry } from '../cache/session-cache.ts';
+import type { ReplyTextSink } from './ports.ts';
 
 /** The reply as it will be delivered: formatted, and translated when the reply language asks for it. */
 export interface FormattedReply {
@@ -31,6 +32,8 @@ export interface ChatContext {
    * downstream call and every wait gets at most what is left.
    */
   readonly deadlineAt: number;
+  /** Set when the caller asked for a stream (CONTRACTS 8): reply text goes there as it becomes final. */
+  readonly textOut: ReplyTextSink | undefined;
 
   /** Base of `clientMessageKey`: derived from (orgId, idempotency key), or a fresh UUID. Never the trace id. */
   requestId?: string | undefined;
@@ -58,13 +61,16 @@ export interface ChatContext {
  * one shape from the first step to the last, so merging a step's patch overwrites members instead
  * of growing the object (a new hidden class and a larger property store at each step).
  */
-export function newChatContext(init: Pick<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt'>): ChatContext {
+export function newChatContext(
+  init: Pick<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt'> & { readonly textOut?: ReplyTextSink | undefined },
+): ChatContext {
   // Every member, the optional ones too: a member added to ChatContext but not here fails to compile.
   const ctx: { [Member in keyof ChatContext]-?: ChatContext[Member] } = {
     request: init.request,
     traceId: init.traceId,
     idempotencyKey: init.idempotencyKey,
     deadlineAt: init.deadlineAt,
+    textOut: init.textOut,
     requestId: undefined,
     message: undefined,
     session: undefined,
@@ -83,7 +89,7 @@ export function newChatContext(init: Pick<ChatContext, 'request' | 'traceId' | '
 }
 
 /** The mutable part of the context: what a step may return. */
-export type ContextPatch = Partial<Omit<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt'>>;
+export type ContextPatch = Partial<Omit<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt' | 'textOut'>>;
 
 /** Reads a member an earlier step must have set; its absence is a defect in the step order. */
 export function need<K extends keyof ChatContext>(ctx: Readonly<ChatContext>, key: K): NonNullable<ChatContext[K]> {

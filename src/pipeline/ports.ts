@@ -1,3 +1,4 @@
+import type { RetrievalType } from '../../schemas/chat-response.schema.ts';
 import type { EngineReply, EngineRequest } from '../../schemas/engine.schema.ts';
 import type {
   CreateServiceMessageInput,
@@ -18,8 +19,34 @@ import type { SessionCache } from '../cache/session-cache.ts';
  * time left; with nothing left it is not made and throws DownstreamError.
  */
 
+/**
+ * Reply text as a streaming engine writes it (CONTRACTS 8), before its answer is complete.
+ * `announced` is what the engine said about the reply before its text (undefined when it said
+ * nothing): the service releases text early only when it knows the formatting rule.
+ */
+export type EngineTextListener = (delta: string, announced: EngineAnnouncement | undefined) => void;
+
+/** Members of the final answer an engine may name on its first streamed event; the answer must agree. */
+export interface EngineAnnouncement {
+  readonly retrieval_type: RetrievalType;
+  /** Absent means English, as for the final answer. */
+  readonly language: string | undefined;
+}
+
 export interface EngineClient {
-  query(request: EngineRequest, deadlineAt?: number): Promise<EngineReply>;
+  /**
+   * Without `onText` the engine is asked for JSON. With it, the engine may stream; the answer is
+   * the same complete reply either way, and `onText` only sees text before it is complete.
+   */
+  query(request: EngineRequest, deadlineAt?: number, onText?: EngineTextListener): Promise<EngineReply>;
+}
+
+/**
+ * Where the reply text goes as it becomes final, for a caller that asked for a stream. What is
+ * released is the start of the `response` the chat will deliver; the route writes the rest.
+ */
+export interface ReplyTextSink {
+  release(text: string): void;
 }
 
 export interface ConversationStore {

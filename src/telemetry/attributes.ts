@@ -27,6 +27,9 @@ export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
 export const ATTR_GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
 export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 export const ATTR_GEN_AI_OUTPUT_TYPE = 'gen_ai.output.type';
+/** A streamed engine call: asked with an event stream accepted, and when its first text arrived (seconds). */
+export const ATTR_GEN_AI_REQUEST_STREAM = 'gen_ai.request.stream';
+export const ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK = 'gen_ai.response.time_to_first_chunk';
 /** Only with TRACE_MESSAGE_TEXT=true: the visitor's message, in the GenAI input-messages JSON shape. */
 export const ATTR_GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
 

@@ -1,7 +1,11 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
+
+/** How a streamed chat ended (CONTRACTS 8): answered, the caller left first, or an `error` part. */
+export type StreamOutcome = 'completed' | 'client_gone' | 'failed';
+const STREAM_OUTCOMES: readonly StreamOutcome[] = ['completed', 'client_gone', 'failed'];
 
 /** Where the downstream clients report each HTTP attempt (see src/telemetry/client-span.ts). */
 export interface DownstreamMetrics {
@@ -25,6 +29,9 @@ export interface Metrics extends DownstreamMetrics {
   observeStep(step: string, seconds: number, ok: boolean): void;
   /** For the session cache: one call per lookup. */
   countCacheLookup(result: CacheLookupResult): void;
+  /** A streamed chat: from the request's arrival to its first reply text on the wire. */
+  observeFirstText(seconds: number): void;
+  countStream(outcome: StreamOutcome): void;
   /** The in-process session cache: `count` is read at each scrape into `chat_adapter_cache_sessions`. */
   watchCacheSessions(count: () => number): void;
 }
@@ -77,6 +84,19 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['result'] as const,
     registers,
   });
+  const firstText = new Histogram({
+    name: 'chat_adapter_time_to_first_text_seconds',
+    help: 'Streamed chats: time from the request to the first reply text written to the caller.',
+    buckets: CALL_BUCKETS,
+    registers,
+  });
+  const streams = new Counter({
+    name: 'chat_adapter_streams_total',
+    help: 'Streamed chats by outcome: completed, client_gone (the turn still completed or failed on its own), failed (an error part).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  for (const outcome of STREAM_OUTCOMES) streams.inc({ outcome }, 0);
   // Zero-valued series exist from the start, so rates and alerts work before the first event.
   for (const result of ['hit', 'miss', 'error'] as const) cacheLookups.inc({ result }, 0);
 
@@ -112,6 +132,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     observeDownstream(party, seconds, failure) {
       bound(downstreamDuration, downstreamChildren, failure === undefined ? 0 : 1, party).observe(seconds);
       if (failure !== undefined) downstreamErrors.inc({ party, reason: failure });
+    },
+    observeFirstText(seconds) {
+      firstText.observe(seconds);
+    },
+    countStream(outcome) {
+      streams.inc({ outcome });
     },
     countCacheLookup(result) {
       cacheLookups.inc({ result });

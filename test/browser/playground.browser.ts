@@ -52,6 +52,18 @@ interface ChatAnswer {
   latency: { steps: Record<string, number> };
 }
 
+/** The JSON answer in what the page received: the data-chat part of a stream, or the JSON body. */
+function answerIn(body: string): ChatAnswer {
+  if (!body.startsWith('data: ')) return JSON.parse(body) as ChatAnswer;
+  const chat = body
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: {'))
+    .map((block) => JSON.parse(block.slice(6)) as { type: string; data?: ChatAnswer })
+    .find((part) => part.type === 'data-chat');
+  if (chat?.data === undefined) throw new Error('the stream held no data-chat part');
+  return chat.data;
+}
+
 /** Types a question, sends it, and returns the service's answer as the page received it. */
 async function ask(question: string): Promise<ChatAnswer> {
   const turns = await page.locator('.turn.assistant').count();
@@ -59,7 +71,9 @@ async function ask(question: string): Promise<ChatAnswer> {
   const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/chat_adapter')), page.click('#send')]);
   expect(response.status()).toBe(200);
   await page.locator('.turn.assistant').nth(turns).waitFor();
-  return (await response.json()) as ChatAnswer;
+  const answer = answerIn(await response.text());
+  await page.locator('.turn.assistant').nth(turns).filter({ hasText: answer.response.slice(0, 20) }).waitFor();
+  return answer;
 }
 
 describe('the playground in Chromium', () => {
@@ -96,6 +110,34 @@ describe('the playground in Chromium', () => {
     await ask('Please connect me with a human agent.');
     expect(await page.textContent('#handoff')).toMatch(/^started/);
     await page.screenshot({ path: join(ARTIFACTS, 'playground-conversation.png'), fullPage: true });
+  });
+
+  it('streams a retrieved reply: the step parts show progress, then the text grows as the engine writes', async () => {
+    await page.goto(`${service.url}/playground`);
+    await page.selectOption('#property', '1234567890123456789');
+    const turns = await page.locator('.turn.assistant').count();
+    await page.fill('#message', 'How much is the security deposit and the application fee?');
+    const seen = new Set<string>();
+    let answered = false;
+    const watching = (async () => {
+      const turn = page.locator('.turn.assistant').nth(turns);
+      await turn.waitFor();
+      while (!answered) {
+        seen.add(await turn.innerText());
+        await page.waitForTimeout(10);
+      }
+    })();
+    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/chat_adapter')), page.click('#send')]);
+    expect(response.headers()['content-type']).toBe('text/event-stream');
+    const answer = answerIn(await response.text());
+    answered = true;
+    await watching;
+    const texts = [...seen].filter((t) => t !== '');
+    // A step name shown while waiting, then text that grew before it was complete.
+    expect(texts.some((t) => t.endsWith('…'))).toBe(true);
+    const partial = texts.filter((t) => !t.endsWith('…') && t.length < answer.response.length && answer.response.startsWith(t.trim()));
+    expect(partial.length).toBeGreaterThan(0);
+    await page.locator('.turn.assistant').nth(turns).filter({ hasText: answer.response.slice(-20) }).waitFor();
   });
 
   it('loaded everything from the service and reported no error', () => {

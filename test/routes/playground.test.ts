@@ -29,7 +29,7 @@ describe('with PLAYGROUND=true', () => {
   it('serves every module the page script imports, as JavaScript', async () => {
     const script = readFileSync(join(PLAYGROUND_DIR, 'playground.js'), 'utf8');
     const imports = [...script.matchAll(/from '\.\/([\w-]+\.js)'/g)].map((m) => m[1]!);
-    expect(imports).toEqual(['markdown.js', 'waterfall.js']);
+    expect(imports).toEqual(['markdown.js', 'stream.js', 'waterfall.js']);
     for (const name of imports) {
       const res = await get(`/playground/${name}`);
       expect(res.statusCode).toBe(200);

@@ -1,6 +1,7 @@
 // The playground page: sends what a front-end sends to POST /chat_adapter and shows the answer as a
 // front-end would (Markdown), with its classification and a per-step latency waterfall.
 import { renderMarkdown } from './markdown.js';
+import { requestChat } from './stream.js';
 import { waterfallBars } from './waterfall.js';
 
 const ORG_ID = '9876543210987654321';
@@ -140,15 +141,25 @@ async function send(event) {
   field('message').value = '';
   /** @type {HTMLButtonElement} */ ($('send')).disabled = true;
   try {
-    const res = await fetch('/chat_adapter', { method: 'POST', headers, body: JSON.stringify(body) });
-    const answer = await res.json().catch(() => ({}));
-    if (!res.ok) {
-      const detail = typeof answer.detail === 'string' ? answer.detail : answer.detail?.message ?? res.statusText;
-      showError(`${res.status}: ${detail}`);
+    const pending = addTurn('assistant', '');
+    pending.classList.add('pending');
+    const { status, ok, answer, errorText } = await requestChat(headers, body, {
+      onStep: (name) => {
+        if (pending.classList.contains('pending')) pending.textContent = `${name}…`;
+      },
+      onText: (text) => {
+        pending.classList.remove('pending');
+        pending.innerHTML = renderMarkdown(text);
+      },
+    });
+    if (!ok) {
+      pending.remove();
+      showError(`${status}: ${errorText}`);
       return;
     }
     const followUp = answer.follow_up ? `<div class="follow-up">${renderMarkdown(answer.follow_up)}</div>` : '';
-    addTurn('assistant', renderMarkdown(answer.response) + followUp);
+    pending.classList.remove('pending');
+    pending.innerHTML = renderMarkdown(answer.response) + followUp;
     history.push({ role: 'user', content: message }, { role: 'assistant', content: answer.response });
     showDetails(answer);
     drawWaterfall(answer.latency);

@@ -2,9 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { EngineRequestSchema, type EngineRequest } from '../../../schemas/engine.schema.ts';
 import { createPartyApp } from '../party-app.ts';
 import { answerQuery, type EngineDeps } from './answer-query.ts';
+import { streamReply } from './stream-reply.ts';
 
-/** The reference engine: `POST /query` (CONTRACTS 3.1). */
-export function buildEngineApp(deps: EngineDeps): FastifyInstance {
+export interface EngineAppOptions {
+  /** Pace of a streamed `rag` reply: ms between words (0: all at once). */
+  readonly wordMs?: number;
+}
+
+/**
+ * The reference engine: `POST /query` (CONTRACTS 3.1). Asked with `Accept: text/event-stream`, it
+ * streams its `rag` replies word by word at a model's pace (CONTRACTS 8); the others, whose text is
+ * not written by a model, are answered as JSON as always.
+ */
+export function buildEngineApp(deps: EngineDeps, options: EngineAppOptions = {}): FastifyInstance {
   const app = createPartyApp();
   app.post<{ Body: EngineRequest }>('/query', { schema: { body: EngineRequestSchema } }, async (request, reply) => {
     // The service must strip the visitor's GraphQL key before calling the engine: a request that
@@ -13,7 +23,11 @@ export function buildEngineApp(deps: EngineDeps): FastifyInstance {
       return reply.code(400).send({ detail: 'graphql_api_key must not be sent to the engine' });
     }
     if (request.body.message.trim() === '') return reply.code(400).send({ detail: 'message must not be empty' });
-    return answerQuery(request.body, deps);
+    const answer = answerQuery(request.body, deps);
+    if (answer.retrieval_type !== 'rag' || !(request.headers.accept ?? '').includes('text/event-stream')) return answer;
+    void reply.hijack();
+    await streamReply(reply.raw, answer, options.wordMs ?? 0);
+    return reply;
   });
   return app;
 }
