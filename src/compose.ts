@@ -276,7 +276,10 @@ export async function composeService(config: Config, logger: PinoLogger, options
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      // Chats in flight are answered first, for SHUTDOWN_GRACE_MS at most; then their connections are cut.
+      const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
       await app.close();
+      clearTimeout(cut);
       const inFlight = await built.outbox.stop(config.shutdownGraceMs);
       await built.close();
       await guarded.close();
