@@ -121,4 +121,24 @@ describe('stopping the service with a chat in flight', () => {
     expect(stored(message)).toBe(true);
     expect(running.output()).toContain('shutdown already under way; signal ignored');
   }, 60_000);
+
+  it('npm run dev, SIGTERM to npm alone: the service closes gracefully and no process of the group is left', async () => {
+    const running = await start(['npm', 'run', 'dev']);
+    const group = running.child.pid!;
+    running.child.kill('SIGTERM');
+    expect(await running.exited, running.output()).toBe(0);
+    const groupGone = async () => {
+      for (let i = 0; i < 100; i++) {
+        try {
+          process.kill(-group, 0);
+        } catch {
+          return true; // ESRCH: no process left in the group
+        }
+        await sleep(100);
+      }
+      return false;
+    };
+    expect(await groupGone(), running.output()).toBe(true);
+    expect(running.output()).toContain('service stopped');
+  }, 60_000);
 });
