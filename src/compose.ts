@@ -263,6 +263,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
     rateLimits: {
       sessionPerMin: config.rateLimitSessionPerMin,
       orgPerMin: config.rateLimitOrgPerMin,
+      clientPerMin: config.rateLimitClientPerMin,
       redis: guarded.redis,
       events: { onCommandFailed: (err) => logger.warn({ reason: err.message }, 'rate limits kept per instance for 1 s: Redis command failed') },
     },
