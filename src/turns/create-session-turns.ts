@@ -78,6 +78,12 @@ function sharedTurns(local: LocalTurnQueue, shared: RedisTurnQueue, events: Sess
     },
     async acquire(sessionKey, deadlineAt) {
       const token = randomBytes(12).toString('base64url');
+      // Redis down: nothing is sent, nothing can be left behind; in-process order only.
+      if (!shared.connected) {
+        events.fallback('enter', new Error('Redis connection is not ready'));
+        const turn = await local.acquire(sessionKey, deadlineAt);
+        return turn === undefined ? undefined : withShared(turn, undefined, false);
+      }
       // Issued before any await: tickets follow this instance's arrival order.
       const entered = shared.enter(sessionKey, token, TURN_LEASE_MS).catch(fallback('enter'));
       // Left in every case below, also when the enter failed: its reply may be lost while the
@@ -102,15 +108,15 @@ function sharedTurns(local: LocalTurnQueue, shared: RedisTurnQueue, events: Sess
 }
 
 /** `holdsLease`: false when the turn went on without Redis, so a missing entry at leave is no news. */
-function withShared(turn: LocalTurn, entry: SharedEntry, holdsLease: boolean): SessionTurn {
-  if (holdsLease) entry.hold();
+function withShared(turn: LocalTurn, entry: SharedEntry | undefined, holdsLease: boolean): SessionTurn {
+  if (holdsLease) entry?.hold();
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
       turn.release();
-      entry.leave();
+      entry?.leave();
     },
   };
 }

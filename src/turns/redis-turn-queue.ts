@@ -86,6 +86,11 @@ export interface RedisTurnQueue {
   poll(sessionKey: string, token: string): Promise<PollResult>;
   /** Leaves the queue; false when the entry was not there (expired, or left before). */
   leave(sessionKey: string, token: string): Promise<boolean>;
+  /**
+   * False while the connection is down: a command then fails at once without being sent (no
+   * offline queue), so it cannot have left anything in Redis.
+   */
+  readonly connected: boolean;
 }
 
 export function createRedisTurnQueue(client: Redis, keyPrefix = 'chat-adapter:turn:'): RedisTurnQueue {
@@ -111,6 +116,9 @@ export function createRedisTurnQueue(client: Redis, keyPrefix = 'chat-adapter:tu
     },
     async leave(sessionKey, token) {
       return (await leave(keys(sessionKey), [token])) === 1;
+    },
+    get connected() {
+      return client.status === 'ready';
     },
   };
 }
