@@ -9,13 +9,22 @@
  * memory, about 20 MiB of a process that idles at about 105 MiB without it (README, Performance).
  * The emitted code is the same statements with the types erased (erasableSyntaxOnly): what runs is
  * what the tests ran. Types are checked by `npm test`, not here (`--noCheck`: about 0.5 s).
+ *
+ * `npm start` may run while another instance of the same checkout serves from dist/ (a second
+ * instance, a restart next to the old process): dist/ is never deleted under it. The build is
+ * skipped when dist/ was built from the same sources (a fingerprint of every input's path, size and
+ * modification time); otherwise it is emitted into a fresh folder beside dist/ and swapped in with two
+ * renames, so a running instance that loads a module late finds either the old build or the new one,
+ * never a half-written or missing one.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = resolve(ROOT, 'dist');
+const STAMP = '.build-fingerprint';
 
 /** Files the service reads at run time relative to its modules, copied next to the emitted code. */
 const ASSETS: readonly { from: string; filter?: (path: string) => boolean }[] = [
@@ -25,13 +34,48 @@ const ASSETS: readonly { from: string; filter?: (path: string) => boolean }[] = 
   { from: 'src/local/data' },
 ];
 
-/** Emits dist/ afresh (the tests' global setup calls it too, so they run what `npm start` runs). */
+/** Everything the build reads: a change to any of them makes the next `npm start` build again. */
+const INPUTS = ['src', 'steps', 'schemas', 'config', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+
+function fingerprint(): string {
+  const hash = createHash('sha256');
+  const visit = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return;
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path).sort()) visit(join(path, name));
+      return;
+    }
+    hash.update(`${path.slice(ROOT.length)}\0${stat.size}\0${stat.mtimeMs}\n`);
+  };
+  for (const input of INPUTS) visit(resolve(ROOT, input));
+  return hash.digest('hex');
+}
+
+const builtFrom = (): string | undefined => {
+  const stamp = join(OUT, STAMP);
+  return existsSync(stamp) ? readFileSync(stamp, 'utf8') : undefined;
+};
+
+/** Emits dist/ unless it is up to date (the tests' global setup calls it too, so they run what `npm start` runs). */
 export function buildDist(): void {
-  rmSync(OUT, { recursive: true, force: true });
-  // Under this same Node (the pinned one), whatever `node` comes first on PATH.
-  execFileSync(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', resolve(ROOT, 'tsconfig.build.json'), '--noCheck'], { stdio: 'inherit' });
-  for (const asset of ASSETS) {
-    cpSync(resolve(ROOT, asset.from), resolve(OUT, asset.from), { recursive: true, ...(asset.filter && { filter: asset.filter }) });
+  const sources = fingerprint();
+  if (builtFrom() === sources) return;
+  const fresh = `${OUT}.${process.pid}.new`;
+  const old = `${OUT}.${process.pid}.old`;
+  rmSync(fresh, { recursive: true, force: true });
+  try {
+    // Under this same Node (the pinned one), whatever `node` comes first on PATH.
+    execFileSync(process.execPath, [resolve(ROOT, 'node_modules/typescript/bin/tsc'), '-p', resolve(ROOT, 'tsconfig.build.json'), '--noCheck', '--outDir', fresh], { stdio: 'inherit' });
+    for (const asset of ASSETS) {
+      cpSync(resolve(ROOT, asset.from), resolve(fresh, asset.from), { recursive: true, ...(asset.filter && { filter: asset.filter }) });
+    }
+    writeFileSync(join(fresh, STAMP), sources);
+    if (existsSync(OUT)) renameSync(OUT, old);
+    renameSync(fresh, OUT);
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
   }
 }
 

@@ -79,7 +79,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Fastify's own per-request lines are off: one line per request is written in onResponse instead.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'trace_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    // Answered by the onRequest hook below instead, in the `detail` shape (CONTRACTS 7).
+    return503OnClosing: false,
     ajv: {
       // No type coercion ("true" is not a boolean); unknown members are stripped, never forwarded.
       customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false },
@@ -117,6 +118,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
+  });
+  // A request that reaches a closing server (pipelined, or on a busy keep-alive connection) goes elsewhere.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    void reply.code(503).header('retry-after', '1').send({ detail: 'Service shutting down' });
   });
 
   /** Ends the server span, feeds the metrics and writes the request's one log line. */

@@ -159,7 +159,6 @@ async function createDeps(config: Config, urls: Readonly<Record<Party, string>>,
   };
   // What GET /ready checks: the stores a chat needs that can be down.
   const readinessChecks: ReadinessCheck[] = [{ name: 'handoff outbox', check: () => outbox.ready() }];
-  if (config.redisUrl !== undefined) readinessChecks.push({ name: 'redis', check: () => cache.ping(), degradesAfterFirstPass: true });
   return {
     deps,
     outbox,
@@ -174,6 +173,8 @@ interface ComposedGuards {
   readonly guards: ChatGuards;
   /** The shared-state connection (REDIS_URL), also used by the rate limits. */
   readonly redis: Redis | undefined;
+  /** With REDIS_URL: `redis`, required until this connection has answered once. */
+  readonly readinessChecks: readonly ReadinessCheck[];
   close(): Promise<void>;
 }
 
@@ -185,8 +186,8 @@ interface ComposedGuards {
 async function composeChatGuards(config: Config, logger: Logger, metrics: Metrics): Promise<ComposedGuards> {
   const requestMetrics = createRequestMetrics(metrics.registry);
   // ioredis is loaded only when Redis is configured.
-  const connectRedis = config.redisUrl === undefined ? undefined : (await import('./shared-state/redis-connection.ts')).connectRedis;
-  const redis = config.redisUrl === undefined || connectRedis === undefined ? undefined : connectRedis(config.redisUrl, {
+  const sharedState = config.redisUrl === undefined ? undefined : await import('./shared-state/redis-connection.ts');
+  const redis = config.redisUrl === undefined || sharedState === undefined ? undefined : sharedState.connectRedis(config.redisUrl, {
     onOutage: (err) => logger.warn({ reason: err.message }, 'redis unreachable: idempotency, session turns and rate limits go on in-process'),
   });
   const idempotency = createIdempotencyStore({
@@ -217,6 +218,10 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
   return {
     guards: { idempotency, turns, metrics: requestMetrics },
     redis,
+    readinessChecks:
+      redis === undefined || sharedState === undefined
+        ? []
+        : [{ name: 'redis', check: async () => (await redis.ping()) === 'PONG', reachedOnce: () => sharedState.hasAnswered(redis) }],
     close: async () => {
       await idempotency.close();
       if (redis === undefined) return;
@@ -259,11 +264,12 @@ export async function composeService(config: Config, logger: PinoLogger, options
     rateLimits: {
       sessionPerMin: config.rateLimitSessionPerMin,
       orgPerMin: config.rateLimitOrgPerMin,
+      clientPerMin: config.rateLimitClientPerMin,
       redis: guarded.redis,
       events: { onCommandFailed: (err) => logger.warn({ reason: err.message }, 'rate limits kept per instance for 1 s: Redis command failed') },
     },
     admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
-    readinessChecks: built.readinessChecks,
+    readinessChecks: [...built.readinessChecks, ...guarded.readinessChecks],
     playground: config.playground,
   });
   // What an earlier run left undelivered is delivered from now on.
@@ -272,7 +278,10 @@ export async function composeService(config: Config, logger: PinoLogger, options
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      // Chats in flight are answered first, for SHUTDOWN_GRACE_MS at most; then their connections are cut.
+      const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
       await app.close();
+      clearTimeout(cut);
       const inFlight = await built.outbox.stop(config.shutdownGraceMs);
       await built.close();
       await guarded.close();

@@ -1,54 +1,14 @@
-/** The process: configuration, logger, listen, graceful close. Everything else is wired by compose.ts. */
-import closeWithGrace from 'close-with-grace';
-import { loadConfig } from './config/load-config.ts';
-import { ConfigError, InvalidConfigError } from './config/env-parsers.ts';
-import { explainBusyPort, StartUpError } from './config/start-up-errors.ts';
-import { composeService } from './compose.ts';
-import { releaseStartUpMemory } from './runtime/release-start-up-memory.ts';
-import { createLogger } from './telemetry/logger.ts';
-
 /**
- * A start-up failure a person can fix (bad configuration, a busy port, a missing package) ends the
- * process with one line saying what to change, exit code 1, no stack. Anything else is a defect and
- * keeps its stack.
+ * The entry point (`npm start` runs its build, dist/src/server.js). It only checks that this Node
+ * is recent enough before it loads the service: started with an older Node (the system's, not the
+ * pinned one), the first module needing Node 24 (node:sqlite, stripped types) would fail with a
+ * stack trace that does not say why. Kept to syntax and APIs any Node since 12 has.
  */
-function exitIfFixable(err: unknown): never {
-  let line: string | undefined;
-  if (err instanceof InvalidConfigError || err instanceof ConfigError) line = `invalid configuration: ${err.message}`;
-  else if (err instanceof StartUpError) line = err.message;
-  if (line === undefined) throw err;
-  process.stderr.write(`chat-adapter: ${line}\n`);
+const NEEDED_MAJOR = 24;
+
+const major = Number(process.versions.node.split('.')[0]);
+if (!(major >= NEEDED_MAJOR)) {
+  process.stderr.write(`chat-adapter: needs Node ${NEEDED_MAJOR} or later, this is Node ${process.versions.node}; run it with \`npm start\` (which uses the pinned Node) or a Node ${NEEDED_MAJOR}\n`);
   process.exit(1);
 }
-
-async function start() {
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const service = await composeService(config, logger);
-  // Plugins loaded and routes compiled first, so the collection also takes their start-up garbage;
-  // it runs before the port opens, so no request waits for it.
-  await service.app.ready();
-  const startUpGcMs = releaseStartUpMemory();
-  // Fastify writes a "Server listening at" line per interface; ours, with the one address to open,
-  // is the only listening line (its level is lowered for the listen call alone).
-  const level = service.app.log.level;
-  service.app.log.level = 'warn';
-  const url = await service.app
-    .listen({ port: config.port, host: config.host })
-    .catch((err: unknown) => {
-      throw explainBusyPort(err, 'PORT');
-    })
-    .finally(() => {
-      service.app.log.level = level;
-    });
-  logger.info({ url, environment: config.environment, ...(startUpGcMs !== undefined && { startUpGcMs: Math.round(startUpGcMs) }) }, 'chat adapter listening');
-  return { config, logger, service };
-}
-
-const { config, logger, service } = await start().catch(exitIfFixable);
-
-closeWithGrace({ delay: config.shutdownGraceMs + 5_000, logger: { error: (m: unknown) => logger.error({ reason: String(m) }, 'shutdown') } }, async ({ signal, err }) => {
-  if (err) logger.error({ error: err.name, reason: err.message }, 'shutting down after an unexpected error');
-  else logger.info({ signal }, 'shutting down');
-  await service.close();
-});
+await import('./start-service.ts');

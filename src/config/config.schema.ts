@@ -74,6 +74,8 @@ export interface Config {
   readonly rateLimitSessionPerMin: number;
   /** Chats per minute per organisation; 0 = off. */
   readonly rateLimitOrgPerMin: number;
+  /** Chats per minute per client (caller key name with CALLER_API_KEYS, else peer IP); 0 = off. */
+  readonly rateLimitClientPerMin: number;
   /** CONTRACTS 6.7: chats are shed while the event loop's delay is over this many ms; 0 = off. */
   readonly overloadMaxEventLoopDelayMs: number;
   /** DATA_DIR: the service's own durable files (the local handoff outbox, CONTRACTS 6.3). */

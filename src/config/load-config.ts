@@ -154,6 +154,9 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     callerKeys: check(() => parseCallerKeys(env)),
     rateLimitSessionPerMin: check(() => envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000)),
     rateLimitOrgPerMin: check(() => envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000)),
+    // Off by default: without CALLER_API_KEYS the client is the peer address, which behind a load
+    // balancer is the balancer's, and with keys one caller is often a whole platform's backend.
+    rateLimitClientPerMin: check(() => envInteger(env, 'RATE_LIMIT_CLIENT_PER_MIN', 0, 0, 100_000_000)),
     overloadMaxEventLoopDelayMs: check(() => envInteger(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', 1_000, 0, 600_000)),
     dataDir: resolve(envString(env, 'DATA_DIR', './data')),
     handoffMaxAgeSeconds: check(() => envInteger(env, 'HANDOFF_MAX_AGE_S', 86_400, 1, 30 * 86_400)),

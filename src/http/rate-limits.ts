@@ -1,8 +1,9 @@
 /**
- * Rate limits (CONTRACTS 6.5): chats per minute per session (`orgId`, `propertyId`, `session_id`)
- * and per organisation, counted by @fastify/rate-limit in fixed one-minute windows. Both are keyed
- * from the validated body, so they run in preHandler (after caller auth, before anything is called
- * or stored). Over a limit: 429 `{"detail": "Too Many Requests"}` with `Retry-After` and the
+ * Rate limits (CONTRACTS 6.5): chats per minute per session (`orgId`, `propertyId`, `session_id`),
+ * per client and per organisation, counted by @fastify/rate-limit in fixed one-minute windows. The
+ * client is the caller key's name with CALLER_API_KEYS, else the peer's IP address (as the plugin
+ * keys it): a client that sends every chat with a new `session_id` is limited too. They run in
+ * preHandler (after caller auth and body validation, before anything is called or stored). Over a limit: 429 `{"detail": "Too Many Requests"}` with `Retry-After` and the
  * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` headers; a chat let through gets the
  * same three headers for the limit closest to running out.
  *
@@ -25,6 +26,8 @@ export interface RateLimitSettings {
   readonly sessionPerMin?: number;
   /** RATE_LIMIT_ORG_PER_MIN (config default 0); 0 or unset = off. */
   readonly orgPerMin?: number;
+  /** RATE_LIMIT_CLIENT_PER_MIN (config default 0); 0 or unset = off. */
+  readonly clientPerMin?: number;
   /** With REDIS_URL: the limiter's own connection (connectRedis), counters shared by every instance. */
   readonly redis?: Redis | undefined;
   readonly events?: RateLimitStoreEvents;
@@ -58,7 +61,8 @@ function setHeaders(reply: FastifyReply, count: Count): void {
 const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, options) => {
   const sessionPerMin = options.sessionPerMin ?? 0;
   const orgPerMin = options.orgPerMin ?? 0;
-  if (sessionPerMin === 0 && orgPerMin === 0) return;
+  const clientPerMin = options.clientPerMin ?? 0;
+  if (sessionPerMin === 0 && orgPerMin === 0 && clientPerMin === 0) return;
   await app.register(fastifyRateLimit, {
     global: false,
     // The store never fails (it counts in process while Redis cannot); this is the second belt.
@@ -66,24 +70,28 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
     store: rateLimitStore(options.redis, options.events),
   });
 
-  const limit = (max: number, key: (body: ChatKeys) => string): Check => {
-    const check = app.createRateLimit({ max, timeWindow: WINDOW_MS, keyGenerator: (request) => key(request.body as ChatKeys) });
+  const limit = (max: number, key: (request: FastifyRequest) => string): Check => {
+    const check = app.createRateLimit({ max, timeWindow: WINDOW_MS, keyGenerator: key });
     return async (request) => {
       const result = await check(request);
       if (result.isAllowed) return { max, remaining: max, resetSeconds: 0, exceeded: false };
       return { max, remaining: result.remaining, resetSeconds: result.ttlInSeconds, exceeded: result.isExceeded };
     };
   };
+  const body = (request: FastifyRequest) => request.body as ChatKeys;
   const checks: Check[] = [];
   // ':' never occurs in an id (digits, Base64, hex, UUID), so the parts cannot run together.
-  if (sessionPerMin > 0) checks.push(limit(sessionPerMin, (b) => `session:${b.orgId}:${b.propertyId}:${b.session_id}`));
-  if (orgPerMin > 0) checks.push(limit(orgPerMin, (b) => `org:${b.orgId}`));
+  if (sessionPerMin > 0) checks.push(limit(sessionPerMin, (r) => `session:${body(r).orgId}:${body(r).propertyId}:${body(r).session_id}`));
+  // A caller key's name has no ':' (CALLER_API_KEYS entries are name:key); an IPv6 address has, under its own prefix.
+  if (clientPerMin > 0) checks.push(limit(clientPerMin, (r) => (r.caller === undefined ? `client-ip:${r.ip}` : `client-key:${r.caller.name}`)));
+  if (orgPerMin > 0) checks.push(limit(orgPerMin, (r) => `org:${body(r).orgId}`));
   const isChat = chatRouteMatcher(options.routePrefix);
 
   /** Counts the chat against each limit; over one, answers 429 and says so (false). */
   const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
-    // One after the other, the session first: a chat refused by one limit is not counted by the
-    // next, so one visitor over the session limit never eats the organisation's allowance.
+    // One after the other, the narrowest first (session, client, organisation): a chat refused by
+    // one limit is not counted by the next, so one visitor over the session limit never eats the
+    // client's or the organisation's allowance.
     let tightest: Count | undefined;
     for (const check of checks) {
       const count = await check(request);

@@ -18,8 +18,12 @@ export interface ReadinessCheck {
   readonly name: string;
   /** True when the dependency can serve; false or a throw means not ready. */
   check(): Promise<boolean>;
-  /** Shared state the instance can do without once it has reached it: failing after a pass only degrades. */
-  readonly degradesAfterFirstPass?: boolean;
+  /**
+   * Shared state the instance can do without once it has reached it: true when this instance's
+   * connection has ever answered, whether or not a readiness probe ran meanwhile. A failing
+   * check is then only `degraded`.
+   */
+  reachedOnce?(): boolean;
 }
 
 type CheckState = 'ok' | 'unavailable' | 'degraded';
@@ -40,13 +44,9 @@ async function passes(check: ReadinessCheck, timeoutMs: number): Promise<boolean
 }
 
 export function readinessRoute(checks: readonly ReadinessCheck[], timeoutMs = READINESS_CHECK_TIMEOUT_MS): FastifyPluginAsync {
-  const passedOnce = new Set<string>();
   const stateOf = (check: ReadinessCheck, ok: boolean): CheckState => {
-    if (ok) {
-      passedOnce.add(check.name);
-      return 'ok';
-    }
-    return check.degradesAfterFirstPass === true && passedOnce.has(check.name) ? 'degraded' : 'unavailable';
+    if (ok) return 'ok';
+    return check.reachedOnce?.() === true ? 'degraded' : 'unavailable';
   };
   return async (app) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -66,7 +66,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
   const metrics = telemetry.metrics;
   // After body validation, in this order: the Idempotency-Key check and claim, then the session's turn.
   const idempotency = idempotencyHooks(guards.idempotency, guards.metrics, replayAsStream);
-  const turns = sessionTurnHooks(guards.turns, guards.metrics, telemetry.requestTimeoutMs);
+  const turns = sessionTurnHooks(guards.turns, guards.metrics, telemetry.requestTimeoutMs, tracer);
   const chatHooks = {
     preHandler: [idempotency.preHandler, turns.preHandler],
     onSend: [turns.onSend, idempotency.onSend],

@@ -4,13 +4,16 @@
  * propertyId, session_id) are answered. The wait spends the chat's own deadline (CONTRACTS 6.1);
  * if the deadline passes first, the answer is 503 `{"detail": "session busy"}` with
  * `Retry-After: 1` and nothing is called or stored. The time waited is reported as the timing
- * `waitForTurn`, before the pipeline steps (latency.steps, Server-Timing, step metrics).
+ * `waitForTurn`, before the pipeline steps (latency.steps, Server-Timing, step metrics, and a span
+ * of its own under the request's span).
  */
 import { performance } from 'node:perf_hooks';
 import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
+import type { Tracer } from '@opentelemetry/api';
 import { continueUnlessAnswered } from './hook-outcome.ts';
+import { recordTimedSpan } from '../telemetry/step-span.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
 import type { SessionTurn, SessionTurns } from '../turns/create-session-turns.ts';
 
@@ -40,15 +43,18 @@ export const releaseTurn = (request: FastifyRequest): void => {
   request.sessionTurn = undefined;
 };
 
-export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, requestTimeoutMs: number): SessionTurnHooks {
+export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, requestTimeoutMs: number, tracer: Tracer): SessionTurnHooks {
   /** Waits for the turn; past the deadline, answers 503 and says so (false). */
   async function takeTurn(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const started = performance.now();
     const turn = await turns.acquire(sessionOf(request.body as ChatRequest), request.startedAt + requestTimeoutMs);
     // Held by the request at once: whatever fails next, onSend or onResponse gives it back.
     request.sessionTurn = turn;
-    const ms = performance.now() - started;
-    request.timings.push({ name: WAIT_FOR_TURN, ms, ok: turn !== undefined });
+    const ended = performance.now();
+    const ms = ended - started;
+    const timing = { name: WAIT_FOR_TURN, ms, ok: turn !== undefined };
+    request.timings.push(timing);
+    recordTimedSpan(tracer, request.span, timing, started, ended);
     metrics.observeTurnWait(ms / 1000, turn === undefined ? 'deadline' : 'turn');
     if (turn !== undefined) return true;
     const latency = latencyFrom(request.timings, performance.now() - request.startedAt, false);

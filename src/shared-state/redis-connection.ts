@@ -17,6 +17,17 @@ export interface RedisConnectionOptions {
   readonly overrides?: RedisOptions;
 }
 
+const answered = new WeakSet<Redis>();
+
+/**
+ * True once this connection has reached Redis (its first `ready`: connected, and Redis answered
+ * the ready check). Readiness keys on it (src/http/readiness.ts): an instance that has reached
+ * Redis once only degrades during an outage.
+ */
+export function hasAnswered(client: Redis): boolean {
+  return answered.has(client);
+}
+
 export function connectRedis(url: string, options: RedisConnectionOptions = {}): Redis {
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const settings = {
@@ -28,6 +39,7 @@ export function connectRedis(url: string, options: RedisConnectionOptions = {}):
   } satisfies RedisOptions;
   const client = new Redis(url, { ...settings, ...(options.overrides ?? {}) } as typeof settings);
   let reported = false;
+  client.once('ready', () => answered.add(client));
   client.on('error', (err: Error) => {
     if (reported) return;
     reported = true;

@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_INPUT_MESSAGES,
@@ -126,4 +126,21 @@ export function stepSpans(tracer: Tracer, parent: Span, source: StepSpanSource, 
       span.end(spanTime(endedAt));
     },
   };
+}
+
+/**
+ * The span of a figure of latency.steps measured outside the pipeline (`waitForTurn`: the wait for
+ * the session's turn, before the steps), a child of the request's SERVER span with the figure's own
+ * start and end times, so that every figure of latency.steps has its span. Nothing when `parent`
+ * records nothing.
+ */
+export function recordTimedSpan(tracer: Tracer, parent: Span, timing: StepTimingLike, startedAt: number, endedAt: number): void {
+  if (!parent.isRecording()) return;
+  const sink = spanSinkOf(tracer);
+  const span =
+    sink === undefined
+      ? tracer.startSpan(timing.name, { kind: SpanKind.INTERNAL, startTime: spanTime(startedAt) }, trace.setSpan(ROOT_CONTEXT, parent))
+      : new TimedSpan(sink, timing.name, parent.spanContext(), spanTime(startedAt));
+  if (!timing.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: 'deadline passed while waiting' });
+  span.end(spanTime(endedAt));
 }

@@ -3,7 +3,9 @@
  * and with REDIS_URL the shared queue (redis-turn-queue.ts) on top, so two instances never run
  * turns of one session at once. A message takes its Redis ticket when it arrives (so arrival order
  * holds across instances), waits for its local turn, then polls Redis with a short backoff until
- * its ticket is at the head. All of it within the message's own deadline.
+ * its ticket is at the head. All of it within the message's own deadline. Its entry holds a short
+ * lease, renewed while it waits and runs, and always leaves Redis (shared-entry.ts), so neither a
+ * Redis stall nor a dead instance strands a session for longer than that lease.
  * When Redis cannot be reached the message goes on in in-process order (CONTRACTS 6.8): a warning
  * and a metric, never a failed chat.
  */
@@ -13,8 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { createLocalTurnQueue, type LocalTurn, type LocalTurnQueue } from './local-turn-queue.ts';
 import { createRedisTurnQueue, type RedisTurnQueue } from './redis-turn-queue.ts';
+import { sharedEntry, TURN_LEASE_MS, type SharedEntry } from './shared-entry.ts';
 
-/** Holding the session's turn; `release` is idempotent and never throws. */
 export interface SessionTurn {
   release(): void;
 }
@@ -55,11 +57,7 @@ function sharedTurns(local: LocalTurnQueue, shared: RedisTurnQueue, events: Sess
     events.fallback(operation, toError(err));
     return undefined;
   };
-  const leave = (sessionKey: string, token: string, holding: boolean) => {
-    shared.leave(sessionKey, token).then((present) => {
-      if (holding && !present) events.leaseExpired();
-    }, fallback('leave'));
-  };
+  const entryEvents = { failed: (operation: string, err: Error) => events.fallback(operation, err), leaseLost: () => events.leaseExpired() };
 
   /** Waits until the ticket is at the head; false when the deadline passes first. */
   async function waitForHead(sessionKey: string, token: string, deadlineAt: number): Promise<boolean | undefined> {
@@ -68,8 +66,8 @@ function sharedTurns(local: LocalTurnQueue, shared: RedisTurnQueue, events: Sess
       if (state === 'head') return true;
       const left = deadlineAt - performance.now();
       if (left <= 0) return false;
-      // The entry vanished (Redis restarted empty, or clocks disagree): queue again at the end.
-      if (state === 'gone' && (await shared.enter(sessionKey, token, left))) return true;
+      // The entry vanished (Redis restarted empty, or its lease lapsed): queue again at the end.
+      if (state === 'gone' && (await shared.enter(sessionKey, token, TURN_LEASE_MS))) return true;
       await sleep(Math.min(nextDelay(attempt), left));
     }
   }
@@ -80,34 +78,45 @@ function sharedTurns(local: LocalTurnQueue, shared: RedisTurnQueue, events: Sess
     },
     async acquire(sessionKey, deadlineAt) {
       const token = randomBytes(12).toString('base64url');
+      // Redis down: nothing is sent, nothing can be left behind; in-process order only.
+      if (!shared.connected) {
+        events.fallback('enter', new Error('Redis connection is not ready'));
+        const turn = await local.acquire(sessionKey, deadlineAt);
+        return turn === undefined ? undefined : withShared(turn, undefined, false);
+      }
       // Issued before any await: tickets follow this instance's arrival order.
-      const entered = shared.enter(sessionKey, token, deadlineAt - performance.now()).catch(fallback('enter'));
+      const entered = shared.enter(sessionKey, token, TURN_LEASE_MS).catch(fallback('enter'));
+      // Left in every case below, also when the enter failed: its reply may be lost while the
+      // command still ran on Redis (a stall), and that entry must not block the session.
+      const entry = sharedEntry(shared, sessionKey, token, entryEvents);
       const turn = await local.acquire(sessionKey, deadlineAt);
       const atHead = await entered;
       if (turn === undefined) {
-        if (atHead !== undefined) leave(sessionKey, token, false);
+        entry.leave();
         return undefined;
       }
-      if (atHead === undefined) return turn; // Redis unreachable: in-process order only
+      if (atHead === undefined) return withShared(turn, entry, false); // Redis unreachable: in-process order only
       const head = atHead || (await waitForHead(sessionKey, token, deadlineAt).catch(fallback('poll'))) !== false;
       if (!head) {
-        leave(sessionKey, token, false);
+        entry.leave();
         turn.release();
         return undefined;
       }
-      return withShared(turn, () => leave(sessionKey, token, true));
+      return withShared(turn, entry, true);
     },
   };
 }
 
-function withShared(turn: LocalTurn, leaveShared: () => void): SessionTurn {
+/** `holdsLease`: false when the turn went on without Redis, so a missing entry at leave is no news. */
+function withShared(turn: LocalTurn, entry: SharedEntry | undefined, holdsLease: boolean): SessionTurn {
+  if (holdsLease) entry?.hold();
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
       turn.release();
-      leaveShared();
+      entry?.leave();
     },
   };
 }

@@ -31,7 +31,8 @@ const baseEnv = (redis: TestRedis, parties: StubParties): Record<string, string>
   RATE_LIMIT_SESSION_PER_MIN: String(SESSION_LIMIT_PER_MIN),
   HANDOFF_TIMEOUT_MS: '1000',
   HANDOFF_LOCK_MS: '3000',
-  SHUTDOWN_GRACE_MS: '2000',
+  // Longer than the slowest chat the scenarios keep in flight at a SIGTERM (engine 2 s).
+  SHUTDOWN_GRACE_MS: '5000',
   // Off: on the loaded 2-core test machine any of the three loops may lag a second (tested elsewhere).
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
 });

@@ -2,7 +2,9 @@
  * `GET /ready` against a real redis-server that is taken away and brought back, while
  * `/heartbeat` (liveness) keeps answering 200 whatever happens downstream.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readinessRoute } from '../../src/http/readiness.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
@@ -46,6 +48,34 @@ describe('GET /ready with REDIS_URL', () => {
     await redis.start();
     // ioredis reconnects in the background, at most 1 s apart.
     await eventually(async () => (await get('/ready')).json().checks.redis === 'ok', 10_000);
+  });
+});
+
+describe('GET /ready for an instance started while Redis was down', () => {
+  let redis: TestRedis;
+  let svc: StubbedService;
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    await redis.stop();
+    svc = await startStubbedService({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await redis?.stop();
+  });
+  const get = (url: string) => svc.app.inject({ method: 'GET', url });
+
+  it('is not ready until Redis answers; once its connection has reached Redis (no probe in between), an outage only degrades it', async () => {
+    expect((await get('/ready')).json()).toEqual({ ready: false, checks: { 'handoff outbox': 'ok', redis: 'unavailable' }, detail: 'not ready: redis' });
+    await redis.start();
+    // No /ready call meanwhile: the instance's connections reconnect by themselves (at most 1 s apart).
+    const raw = new Redis(redis.url);
+    await eventually(async () => String(await raw.call('CLIENT', 'LIST')).split('\n').filter((l) => l.includes('cmd=')).length >= 3, 10_000);
+    await sleep(500);
+    raw.disconnect();
+    await redis.stop();
+    const down = await get('/ready');
+    expect([down.statusCode, down.json()]).toEqual([200, { ready: true, checks: { 'handoff outbox': 'ok', redis: 'degraded' } }]);
   });
 });
 

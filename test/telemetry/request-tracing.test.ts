@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpanKind, type HrTime } from '@opentelemetry/api';
 import { chatSteps } from '../../steps/chat-pipeline.ts';
+import { WAIT_FOR_TURN } from '../../src/http/session-turns.ts';
 
-const STEP_NAMES = chatSteps.map((step) => step.name);
+/** Every figure of latency.steps, in order: the wait for the session's turn, then the pipeline's steps. */
+const STEP_NAMES = [WAIT_FOR_TURN, ...chatSteps.map((step) => step.name)];
 import { chatRequest } from '../helpers/fixtures.ts';
 import { childrenOf, spanNamed, startTracedService, type TracedService } from './traced-service.ts';
 
@@ -26,6 +28,7 @@ describe('step spans and the request id', () => {
     const server = spanNamed(spans, 'POST /chat_adapter');
     const steps = childrenOf(spans, server).sort((a, b) => ms(a.startTime) - ms(b.startTime));
     expect(steps.map((s) => s.name)).toEqual(STEP_NAMES);
+    expect(Object.keys(body.latency.steps)).toEqual(STEP_NAMES);
 
     let previousEnd = ms(server.startTime);
     for (const step of steps) {

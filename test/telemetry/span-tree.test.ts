@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import packageJson from '../../package.json' with { type: 'json' };
 import { chatSteps } from '../../steps/chat-pipeline.ts';
+import { WAIT_FOR_TURN } from '../../src/http/session-turns.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { graphqlStubHandler } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
@@ -46,7 +47,8 @@ describe('span tree of one chat', () => {
     });
 
     const steps = childrenOf(spans, server).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
-    expect(steps.map((s) => s.name)).toEqual(chatSteps.map((step) => step.name));
+    // The wait for the session's turn first (before the pipeline), then a child per step.
+    expect(steps.map((s) => s.name)).toEqual([WAIT_FOR_TURN, ...chatSteps.map((step) => step.name)]);
     for (const step of steps) expect(step.kind).toBe(SpanKind.INTERNAL);
 
     const engineCall = childrenOf(spans, spanNamed(spans, 'askEngine'));

@@ -68,6 +68,38 @@ describe('the shared turn queue in Redis', () => {
     await sleep(1_500); // the longest entry's expiry plus one second
     expect(await turnKeys()).toEqual([]);
   });
+  it('an enter or leave repeated with the same token (its reply was lost) changes nothing, and leave removes only its own entry', async () => {
+    const queue = createRedisTurnQueue(await connect());
+    const session = newSession();
+    expect(await queue.enter(session, 'a', 5000)).toBe(true);
+    expect(await queue.enter(session, 'b', 5000)).toBe(false);
+    expect(await queue.enter(session, 'a', 5000)).toBe(true); // repeated: still the head, not queued again
+    expect(await queue.enter(session, 'b', 5000)).toBe(false); // repeated: keeps its place behind a
+    expect(await raw.zcard(`chat-adapter:turn:{${session}}:q`)).toBe(2);
+    expect(await queue.leave(session, 'someone-else')).toBe(false);
+    expect(await queue.poll(session, 'a')).toBe('head');
+    expect(await queue.leave(session, 'a')).toBe(true);
+    expect(await queue.leave(session, 'a')).toBe(false); // repeated leave: harmless
+    expect(await queue.poll(session, 'b')).toBe('head');
+    expect(await queue.leave(session, 'b')).toBe(true);
+    expect(await turnKeys()).toEqual([]);
+  });
+
+  it('a renewed lease holds the turn past its first expiry; renewing an expired entry says so', async () => {
+    const queue = createRedisTurnQueue(await connect());
+    const session = newSession();
+    expect(await queue.enter(session, 'holder', 300)).toBe(true);
+    expect(await queue.enter(session, 'waiter', 5000)).toBe(false);
+    for (let i = 0; i < 4; i += 1) {
+      await sleep(150);
+      expect(await queue.renew(session, 'holder', 300)).toBe(true);
+    }
+    expect(await queue.poll(session, 'waiter')).toBe('waiting');
+    await sleep(400);
+    expect(await queue.poll(session, 'waiter')).toBe('head'); // the holder stopped renewing: taken over
+    expect(await queue.renew(session, 'holder', 300)).toBe(false);
+    await queue.leave(session, 'waiter');
+  });
 });
 
 describe('session turns across two instances', () => {

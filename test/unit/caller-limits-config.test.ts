@@ -68,20 +68,22 @@ describe('OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (CONTRACTS 6.7)', () => {
   });
 });
 
-describe('RATE_LIMIT_SESSION_PER_MIN and RATE_LIMIT_ORG_PER_MIN (CONTRACTS 6.5)', () => {
-  it('default to 30 per session and no organisation limit', () => {
+describe('RATE_LIMIT_SESSION_PER_MIN, RATE_LIMIT_CLIENT_PER_MIN and RATE_LIMIT_ORG_PER_MIN (CONTRACTS 6.5)', () => {
+  it('default to 30 per session, no client and no organisation limit', () => {
     const config = load({});
     expect(config.rateLimitSessionPerMin).toBe(30);
+    expect(config.rateLimitClientPerMin).toBe(0);
     expect(config.rateLimitOrgPerMin).toBe(0);
   });
 
   it('are read, 0 included', () => {
-    const config = load({ RATE_LIMIT_SESSION_PER_MIN: '0', RATE_LIMIT_ORG_PER_MIN: '600' });
+    const config = load({ RATE_LIMIT_SESSION_PER_MIN: '0', RATE_LIMIT_ORG_PER_MIN: '600', RATE_LIMIT_CLIENT_PER_MIN: '120' });
     expect(config.rateLimitSessionPerMin).toBe(0);
     expect(config.rateLimitOrgPerMin).toBe(600);
+    expect(config.rateLimitClientPerMin).toBe(120);
   });
 
-  it.each(['RATE_LIMIT_SESSION_PER_MIN', 'RATE_LIMIT_ORG_PER_MIN'])('%s must be a whole number', (variable) => {
+  it.each(['RATE_LIMIT_SESSION_PER_MIN', 'RATE_LIMIT_ORG_PER_MIN', 'RATE_LIMIT_CLIENT_PER_MIN'])('%s must be a whole number', (variable) => {
     expect(failure({ [variable]: '-1' }).variable).toBe(variable);
     expect(failure({ [variable]: '2.5' }).variable).toBe(variable);
   });
