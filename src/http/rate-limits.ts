@@ -14,6 +14,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { sessionNameOf, type SessionOf } from '../pipeline/session-key.ts';
 import { chatRouteMatcher } from './chat-route.ts';
 import { continueUnlessAnswered } from './hook-outcome.ts';
 import { rateLimitStore, type RateLimitStoreEvents } from './rate-limit-store.ts';
@@ -34,11 +35,7 @@ export interface RateLimitOptions extends RateLimitSettings {
   readonly routePrefix: string;
 }
 
-interface ChatKeys {
-  readonly orgId: string;
-  readonly propertyId: string;
-  readonly session_id: string;
-}
+type ChatKeys = SessionOf;
 
 interface Count {
   readonly max: number;
@@ -75,8 +72,8 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
     };
   };
   const checks: Check[] = [];
-  // ':' never occurs in an id (digits, Base64, hex, UUID), so the parts cannot run together.
-  if (sessionPerMin > 0) checks.push(limit(sessionPerMin, (b) => `session:${b.orgId}:${b.propertyId}:${b.session_id}`));
+  // The placeholder session id counts per conversation (src/pipeline/session-key.ts).
+  if (sessionPerMin > 0) checks.push(limit(sessionPerMin, (b) => `session:${sessionNameOf(b)}`));
   if (orgPerMin > 0) checks.push(limit(orgPerMin, (b) => `org:${b.orgId}`));
   const isChat = chatRouteMatcher(options.routePrefix);
 

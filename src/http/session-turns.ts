@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
+import { sessionNameOf } from '../pipeline/session-key.ts';
 import { continueUnlessAnswered } from './hook-outcome.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
 import type { SessionTurn, SessionTurns } from '../turns/create-session-turns.ts';
@@ -31,8 +32,8 @@ export interface SessionTurnHooks {
   onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
 }
 
-/** The session a message belongs to; the members are validated (digits, Base64, hex, UUID: no ':'). */
-const sessionOf = (body: ChatRequest) => `${body.orgId}:${body.propertyId}:${body.session_id}`;
+/** The session a message belongs to (the placeholder session id scoped by conversation). */
+const sessionOf = (body: ChatRequest) => sessionNameOf(body);
 
 const release = (request: FastifyRequest) => {
   request.sessionTurn?.release();
