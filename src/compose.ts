@@ -110,6 +110,7 @@ async function createDeps(config: Config, urls: Readonly<Record<Party, string>>,
     redisUrl: config.redisUrl,
     ttlSeconds: config.cacheTtlSeconds,
     maxSessions: config.cacheMaxSessions,
+    maxBytes: config.cacheMaxBytes,
     events: {
       // The chat goes on without the cache; the reason never holds message text.
       error: (operation, err) => {
@@ -193,6 +194,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     ttlSeconds: config.idempotencyTtlSeconds,
     requestTimeoutMs: config.requestTimeoutMs,
     maxKeys: config.idempotencyMaxKeys,
+    maxBytes: config.idempotencyMaxBytes,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('idempotency');

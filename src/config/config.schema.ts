@@ -54,6 +54,8 @@ export interface Config {
   readonly propertyTimeZone: string;
   readonly cacheTtlSeconds: number;
   readonly cacheMaxSessions: number;
+  /** CACHE_MAX_BYTES: heap the in-process session cache may hold (CONTRACTS 7). */
+  readonly cacheMaxBytes: number;
   readonly cacheRetrieveThreshold: number;
   readonly localDataDir: string;
   /** Local parties listen on this + 1..5; 0 = free ports. */
@@ -65,6 +67,8 @@ export interface Config {
   readonly idempotencyTtlSeconds: number;
   /** Bound of the in-process idempotency store (kept answers). */
   readonly idempotencyMaxKeys: number;
+  /** IDEMPOTENCY_MAX_BYTES: heap the in-process kept answers may hold (CONTRACTS 7). */
+  readonly idempotencyMaxBytes: number;
   // Callers and limits (CONTRACTS 6.4, 6.5, 6.7): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
   /** CALLER_API_KEYS; undefined = no caller authentication. */
   readonly callerKeys: readonly CallerKeyEntry[] | undefined;
