@@ -114,7 +114,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  // CONTRACTS 7, set once here for every answer (routes, plugins, errors, 404s): browsers never
+  // guess a content type; chat answers (visitor text, contact details) are never cached on the way.
+  const chatRoutes: ReadonlySet<string> = new Set(['/chat_adapter', `${options.routePrefix}/chat_adapter`]);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('x-content-type-options', 'nosniff');
+    if (request.method === 'POST' && chatRoutes.has(request.routeTemplate)) void reply.header('cache-control', 'no-store');
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
   });
