@@ -7,6 +7,7 @@ import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { roundMs, serverTiming } from './pipeline/latency.ts';
 import { callerAuth, type CallerKey } from './http/caller-auth.ts';
+import { connectionServerOptions, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.ts';
 import { registerDocs } from './http/docs.ts';
 import { errorReply } from './http/error-replies.ts';
 import { adminRoutes, type AdminRoutesOptions } from './http/admin-routes.ts';
@@ -67,11 +68,15 @@ export interface AppOptions {
   readonly readinessChecks?: readonly ReadinessCheck[];
   /** PLAYGROUND: serve the chat page at /playground. Default false. */
   readonly playground?: boolean;
+  /** Connection ceilings (CONTRACTS 7); each unset member takes its default. */
+  readonly connections?: Partial<ConnectionLimits>;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
 export function buildApp(options: AppOptions): FastifyInstance {
+  const connections: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const app = Fastify({
+    ...connectionServerOptions(connections),
     loggerInstance: options.loggerInstance,
     // The request id is the trace id (the SERVER span starts here), and Fastify's own per-request
     // child logger puts it on every line as `trace_id`: one id per request, one child logger.
@@ -85,6 +90,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.maxConnections = connections.maxConnections;
 
   acceptJsonOnly(app);
   app.decorateRequest('span', undefined as unknown as Span);

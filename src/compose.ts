@@ -266,6 +266,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
     admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
     readinessChecks: built.readinessChecks,
     playground: config.playground,
+    connections: { keepAliveTimeoutMs: config.keepAliveTimeoutMs, receiveTimeoutMs: config.requestReceiveTimeoutMs, maxConnections: config.maxConnections },
   });
   // What an earlier run left undelivered is delivered from now on.
   built.outbox.start();

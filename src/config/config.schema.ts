@@ -86,6 +86,14 @@ export interface Config {
   readonly handoffLockMs: number;
   /** ADMIN_API_KEY: bearer key of the /admin routes, which are not served when unset. Never logged. */
   readonly adminApiKey: string | undefined;
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (CONTRACTS 7). */
+  readonly keepAliveTimeoutMs: number;
+  /** REQUEST_RECEIVE_TIMEOUT_MS: a request whose head or body has not arrived within this gets 408 and is closed. */
+  readonly requestReceiveTimeoutMs: number;
+  /** MAX_CONNECTIONS: connections open at once; more are dropped (CONTRACTS 7). */
+  readonly maxConnections: number;
+  /** HANDOFF_DEAD_LETTER_TTL_S: a dead-lettered handoff (with its contact details) is deleted this long after it died. */
+  readonly handoffDeadLetterTtlSeconds: number;
   /** PLAYGROUND: serve the chat page at /playground (default: only in `local`). */
   readonly playground: boolean;
 }

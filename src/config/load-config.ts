@@ -163,6 +163,10 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffLockMs: check(() => envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000)),
     adminApiKey: check(() => adminApiKey(env)),
     playground: check(() => envBoolean(env, 'PLAYGROUND', local)),
+    keepAliveTimeoutMs: check(() => envInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000)),
+    requestReceiveTimeoutMs: check(() => envInteger(env, 'REQUEST_RECEIVE_TIMEOUT_MS', 30_000, 100, 600_000)),
+    maxConnections: check(() => envInteger(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000)),
+    handoffDeadLetterTtlSeconds: check(() => envInteger(env, 'HANDOFF_DEAD_LETTER_TTL_S', 30 * 86_400, 3_600, 365 * 86_400)),
   };
   problems.done();
   return config;
