@@ -84,7 +84,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Fastify's own per-request lines are off: one line per request is written in onResponse instead.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'trace_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    // Fastify's own closing answer is not in the detail shape: the onRequest hook below answers instead.
+    return503OnClosing: false,
     ajv: {
       // No type coercion ("true" is not a boolean); unknown members are stripped, never forwarded.
       customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false },
@@ -119,6 +120,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  // A request that still arrives while the service closes (pipelined, or on a busy keep-alive
+  // connection) is refused at once in the detail shape (CONTRACTS 7), its connection closed.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) {
+      done();
+      return;
+    }
+    void reply.code(503).header('retry-after', '1').send({ detail: 'Service Unavailable' });
   });
   // CONTRACTS 7, set once here for every answer (routes, plugins, errors, 404s): browsers never
   // guess a content type; chat answers (visitor text, contact details) are never cached on the way.
