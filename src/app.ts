@@ -7,6 +7,7 @@ import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { roundMs, serverTiming } from './pipeline/latency.ts';
 import { callerAuth, type CallerKey } from './http/caller-auth.ts';
+import { connectionServerOptions, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.ts';
 import { registerDocs } from './http/docs.ts';
 import { errorReply } from './http/error-replies.ts';
 import { adminRoutes, type AdminRoutesOptions } from './http/admin-routes.ts';
@@ -67,11 +68,15 @@ export interface AppOptions {
   readonly readinessChecks?: readonly ReadinessCheck[];
   /** PLAYGROUND: serve the chat page at /playground. Default false. */
   readonly playground?: boolean;
+  /** Connection ceilings (CONTRACTS 7); each unset member takes its default. */
+  readonly connections?: Partial<ConnectionLimits>;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
 export function buildApp(options: AppOptions): FastifyInstance {
+  const connections: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   const app = Fastify({
+    ...connectionServerOptions(connections),
     loggerInstance: options.loggerInstance,
     // The request id is the trace id (the SERVER span starts here), and Fastify's own per-request
     // child logger puts it on every line as `trace_id`: one id per request, one child logger.
@@ -79,13 +84,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Fastify's own per-request lines are off: one line per request is written in onResponse instead.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'trace_id' }),
     bodyLimit: BODY_LIMIT_BYTES,
-    // Answered by the onRequest hook below instead, in the `detail` shape (CONTRACTS 7).
+    // Answered by the onRequest hook below instead, in the `detail` shape.
     return503OnClosing: false,
     ajv: {
       // No type coercion ("true" is not a boolean); unknown members are stripped, never forwarded.
       customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.maxConnections = connections.maxConnections;
 
   acceptJsonOnly(app);
   app.decorateRequest('span', undefined as unknown as Span);
@@ -115,11 +121,17 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  // CONTRACTS 7, set once here for every answer (routes, plugins, errors, 404s): browsers never
+  // guess a content type; chat answers (visitor text, contact details) are never cached on the way.
+  const chatRoutes: ReadonlySet<string> = new Set(['/chat_adapter', `${options.routePrefix}/chat_adapter`]);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('x-content-type-options', 'nosniff');
+    if (request.method === 'POST' && chatRoutes.has(request.routeTemplate)) void reply.header('cache-control', 'no-store');
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
   });
-  // A request that reaches a closing server (pipelined, or on a busy keep-alive connection) goes elsewhere.
+  // A request that reaches a closing server (pipelined, or on a busy keep-alive connection) is
+  // refused at once in the detail shape, its connection closed: the balancer sends it elsewhere.
   app.addHook('onRequest', (_request, reply, done) => {
     if (!closing) return done();
     void reply.code(503).header('retry-after', '1').send({ detail: 'Service shutting down' });

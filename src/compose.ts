@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Pool } from 'undici';
+import type { CountryCode } from 'libphonenumber-js';
 import type { Tracer } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +21,7 @@ import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
 import { explainBusyPort, explainMissingLocalStack } from './config/start-up-errors.ts';
+import { extractContact, warmUpContacts } from './contacts/find-contact.ts';
 import { createHandoffOutbox, type OutboxTuning } from './outbox/create-handoff-outbox.ts';
 import type { Outbox } from './outbox/outbox.ts';
 import type { ReadinessCheck } from './http/readiness.ts';
@@ -111,6 +113,7 @@ async function createDeps(config: Config, urls: Readonly<Record<Party, string>>,
     redisUrl: config.redisUrl,
     ttlSeconds: config.cacheTtlSeconds,
     maxSessions: config.cacheMaxSessions,
+    maxBytes: config.cacheMaxBytes,
     events: {
       // The chat goes on without the cache; the reason never holds message text.
       error: (operation, err) => {
@@ -126,6 +129,7 @@ async function createDeps(config: Config, urls: Readonly<Record<Party, string>>,
     dataDir: config.dataDir,
     redisUrl: config.redisUrl,
     maxAgeSeconds: config.handoffMaxAgeSeconds,
+    deadLetterTtlSeconds: config.handoffDeadLetterTtlSeconds,
     lockMs: config.handoffLockMs,
     receiver: party('handoff'),
     logger,
@@ -195,6 +199,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     ttlSeconds: config.idempotencyTtlSeconds,
     requestTimeoutMs: config.requestTimeoutMs,
     maxKeys: config.idempotencyMaxKeys,
+    maxBytes: config.idempotencyMaxBytes,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('idempotency');
@@ -231,10 +236,26 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
   };
 }
 
+/**
+ * CONTRACTS 7: the contact finders' libraries (compromise and its lexicon, libphonenumber's full
+ * metadata) are loaded, and run once, before the instance listens: loaded on the first contact chat
+ * they held the event loop 0.3-1.7 s, every chat in flight and /heartbeat with it. The idle process
+ * holds them for it (README, Performance: idle memory).
+ */
+async function preloadContactFinders(config: Config, logger: PinoLogger): Promise<void> {
+  if (!(await warmUpContacts())) {
+    logger.warn({}, 'contact finders could not be loaded at start-up; the first contact chat loads them');
+    return;
+  }
+  // The first run compiles what the libraries build lazily (patterns, lexicon lookups).
+  await extractContact("Hi, I'm Maria Lopez, call me at 305-482-7719 or maria@example.com", { defaultRegion: config.defaultPhoneRegion as CountryCode });
+}
+
 /** Everything the service needs, wired and ready to listen (src/server.ts) or to be injected (tests). */
 export async function composeService(config: Config, logger: PinoLogger, options: ComposeOptions = {}): Promise<ComposedService> {
   const { outbox: outboxTuning, ...extra } = options;
   const parties = await resolvePartyUrls(config, logger);
+  await preloadContactFinders(config, logger);
   const tracing = createTracing({
     onExportError: (reason) => logger.warn({ reason }, 'span export failed'),
     ...extra,
@@ -271,6 +292,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
     admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
     readinessChecks: [...built.readinessChecks, ...guarded.readinessChecks],
     playground: config.playground,
+    connections: { keepAliveTimeoutMs: config.keepAliveTimeoutMs, receiveTimeoutMs: config.requestReceiveTimeoutMs, maxConnections: config.maxConnections },
   });
   // What an earlier run left undelivered is delivered from now on.
   built.outbox.start();

@@ -1,6 +1,6 @@
 /**
  * Picks the session cache implementation from configuration (CONTRACTS 1 and 5): Redis when
- * REDIS_URL is set (sessions shared by every instance), otherwise the in-process quick-lru cache.
+ * REDIS_URL is set (sessions shared by every instance), otherwise the in-process cache, bounded in sessions and bytes.
  * The Redis cache (and with it ioredis, several MiB of memory) is loaded only when it is chosen.
  */
 import { createMemoryCache } from './memory-cache.ts';
@@ -12,6 +12,8 @@ export interface SessionCacheConfig {
   ttlSeconds?: number;
   /** CACHE_MAX_SESSIONS: the bound of the in-process cache (see src/config/load-config.ts). */
   maxSessions: number;
+  /** CACHE_MAX_BYTES: the heap the in-process cache may hold. */
+  maxBytes?: number;
   commandTimeoutMs?: number;
   events?: CacheEvents;
 }
@@ -24,5 +26,5 @@ export async function createSessionCache(config: SessionCacheConfig): Promise<Se
     const timeout = config.commandTimeoutMs === undefined ? {} : { commandTimeoutMs: config.commandTimeoutMs };
     return createRedisCache({ url: config.redisUrl, ttlSeconds, ...timeout, ...events });
   }
-  return createMemoryCache({ maxSessions: config.maxSessions, ttlSeconds, ...events });
+  return createMemoryCache({ maxSessions: config.maxSessions, ttlSeconds, ...(config.maxBytes === undefined ? {} : { maxBytes: config.maxBytes }), ...events });
 }

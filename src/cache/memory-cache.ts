@@ -1,36 +1,43 @@
 /**
- * In-process session cache on quick-lru (the default when REDIS_URL is unset).
- *
- * Bound: quick-lru keeps two generations of up to `maxSize` items each (between maxSize and
- * 2 x maxSize - 1 items in all), so it is given maxSize = ceil(maxSessions / 2): the cache never
- * holds more than `maxSessions` sessions and always keeps at least the ceil(maxSessions / 2) most
- * recently used ones. Reads count as use (an active session stays).
+ * In-process session cache (the default when REDIS_URL is unset), on lru-cache bounded twice: at
+ * most `maxSessions` sessions (CACHE_MAX_SESSIONS) and at most `maxBytes` of heap (CACHE_MAX_BYTES,
+ * CONTRACTS 7), whichever is reached first; the least recently used sessions go first. A session's
+ * size is counted honestly (src/cache/heap-bytes.ts: 2 bytes per UTF-16 code unit) and each stored
+ * message is cut to STORED_TEXT_MAX_UNITS, so callers choosing long emoji messages cannot make the
+ * cache outgrow its bytes. Reads count as use (an active session stays).
  *
  * Expiry: each entry carries its own `expiresAt` from the injected clock and is checked on every
- * read, so an expired entry never answers; quick-lru's `maxAge` (wall clock) additionally frees the
- * memory of sessions nobody reads again. A write refreshes the TTL; a read does not.
+ * read, so an expired entry never answers; lru-cache's TTL (on the same clock) lets the memory of
+ * sessions nobody reads again go first. A write refreshes the TTL; a read does not.
  */
-import QuickLRU from 'quick-lru';
+import { LRUCache } from 'lru-cache';
+import { heapBytes, stringBytes } from './heap-bytes.ts';
 import {
   appendTurn, sessionKeyString, silentCacheEvents, toError,
-  type CacheEvents, type SessionCache, type SessionEntry, type SessionKey, type Turn,
+  type CacheEvents, type CachedAnswer, type SessionCache, type SessionEntry, type SessionKey, type Turn,
 } from './session-cache.ts';
+
+/** CACHE_MAX_BYTES default: 64 MiB of the 384 MiB heap of the Kubernetes pod. */
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** What lru-cache keeps per entry besides the session (its slots, the stored wrapper). */
+const ENTRY_OVERHEAD = 160;
 
 export interface MemoryCacheOptions {
   maxSessions: number;
+  /** Heap bytes the cache may hold (default DEFAULT_CACHE_MAX_BYTES). */
+  maxBytes?: number;
   ttlSeconds: number;
   now?: () => number;
   events?: CacheEvents;
 }
 
-interface StoredEntry { entry: SessionEntry; expiresAt: number }
+interface StoredEntry { entry: SessionEntry; expiresAt: number; bytes: number }
 
 export interface MemorySessionCache extends SessionCache {
-  /**
-   * Sessions held right now; never above maxSessions. Walks the whole cache (a few ms for
-   * 20,000 sessions): read once per scrape by the `chat_adapter_cache_sessions` gauge.
-   */
+  /** Sessions held right now; never above maxSessions. Read once per scrape by the `chat_adapter_cache_sessions` gauge. */
   countSessions(): number;
+  /** Heap bytes held by the sessions (as counted against maxBytes). */
+  heldBytes(): number;
 }
 
 /**
@@ -51,11 +58,37 @@ export function createMemoryCache(opts: MemoryCacheOptions): MemorySessionCache 
   if (!Number.isInteger(opts.maxSessions) || opts.maxSessions < 1) {
     throw new RangeError('maxSessions must be a positive integer');
   }
+  const maxBytes = opts.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new RangeError('maxBytes must be a positive integer');
   if (!(opts.ttlSeconds > 0)) throw new RangeError('ttlSeconds must be positive');
   const now = opts.now ?? Date.now;
   const events = opts.events ?? silentCacheEvents;
   const ttlMs = opts.ttlSeconds * 1000;
-  const lru = new QuickLRU<string, StoredEntry>({ maxSize: Math.ceil(opts.maxSessions / 2), maxAge: ttlMs });
+  // An answer is sized once (it stays in the session across up to 8 turns), by identity.
+  const answerBytes = new WeakMap<CachedAnswer, number>();
+  const sizeOfAnswer = (answer: CachedAnswer): number => {
+    let bytes = answerBytes.get(answer);
+    if (bytes === undefined) {
+      bytes = heapBytes(answer);
+      answerBytes.set(answer, bytes);
+    }
+    return bytes;
+  };
+  const sizeOf = (id: string, entry: SessionEntry): number => {
+    let bytes = ENTRY_OVERHEAD + stringBytes(id);
+    for (const message of entry.messages) bytes += heapBytes(message);
+    for (const answer of entry.answers) bytes += sizeOfAnswer(answer);
+    return bytes;
+  };
+  const lru = new LRUCache<string, StoredEntry>({
+    max: opts.maxSessions,
+    maxSize: maxBytes,
+    sizeCalculation: (stored) => stored.bytes,
+    ttl: ttlMs,
+    ttlAutopurge: false,
+    perf: { now },
+    ttlResolution: 0,
+  });
 
   function live(id: string): StoredEntry | undefined {
     const stored = lru.get(id);
@@ -69,11 +102,12 @@ export function createMemoryCache(opts: MemoryCacheOptions): MemorySessionCache 
 
   return {
     countSessions() {
-      // Not lru.size: quick-lru caps that figure at its maxSize, hiding the older generation.
       let count = 0;
-      for (const stored of lru.values()) if (stored.expiresAt > now()) count += 1;
+      const at = now();
+      for (const stored of lru.values()) if (stored.expiresAt > at) count += 1;
       return count;
     },
+    heldBytes: () => lru.calculatedSize,
     async get(key: SessionKey) {
       try {
         const stored = live(sessionKeyString(key));
@@ -87,7 +121,11 @@ export function createMemoryCache(opts: MemoryCacheOptions): MemorySessionCache 
       try {
         const id = sessionKeyString(key);
         const at = now();
-        lru.set(id, { entry: appendTurn(live(id)?.entry, turn, at), expiresAt: at + ttlMs });
+        const entry = appendTurn(live(id)?.entry, turn, at);
+        // A session larger than the whole bound is not kept (lru-cache refuses it); the old one goes.
+        const bytes = sizeOf(id, entry);
+        if (bytes > maxBytes) lru.delete(id);
+        else lru.set(id, { entry, expiresAt: at + ttlMs, bytes });
       } catch (err) {
         events.error('recordTurn', toError(err));
       }

@@ -54,6 +54,8 @@ export interface Config {
   readonly propertyTimeZone: string;
   readonly cacheTtlSeconds: number;
   readonly cacheMaxSessions: number;
+  /** CACHE_MAX_BYTES: heap the in-process session cache may hold (CONTRACTS 7). */
+  readonly cacheMaxBytes: number;
   readonly cacheRetrieveThreshold: number;
   readonly localDataDir: string;
   /** Local parties listen on this + 1..5; 0 = free ports. */
@@ -67,6 +69,8 @@ export interface Config {
   readonly idempotencyTtlSeconds: number;
   /** Bound of the in-process idempotency store (kept answers). */
   readonly idempotencyMaxKeys: number;
+  /** IDEMPOTENCY_MAX_BYTES: heap the in-process kept answers may hold (CONTRACTS 7). */
+  readonly idempotencyMaxBytes: number;
   // Callers and limits (CONTRACTS 6.4, 6.5, 6.7): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
   /** CALLER_API_KEYS; undefined = no caller authentication. */
   readonly callerKeys: readonly CallerKeyEntry[] | undefined;
@@ -86,6 +90,14 @@ export interface Config {
   readonly handoffLockMs: number;
   /** ADMIN_API_KEY: bearer key of the /admin routes, which are not served when unset. Never logged. */
   readonly adminApiKey: string | undefined;
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (CONTRACTS 7). */
+  readonly keepAliveTimeoutMs: number;
+  /** REQUEST_RECEIVE_TIMEOUT_MS: a request whose head or body has not arrived within this gets 408 and is closed. */
+  readonly requestReceiveTimeoutMs: number;
+  /** MAX_CONNECTIONS: connections open at once; more are dropped (CONTRACTS 7). */
+  readonly maxConnections: number;
+  /** HANDOFF_DEAD_LETTER_TTL_S: a dead-lettered handoff (with its contact details) is deleted this long after it died. */
+  readonly handoffDeadLetterTtlSeconds: number;
   /** PLAYGROUND: serve the chat page at /playground (default: only in `local`). */
   readonly playground: boolean;
 }

@@ -34,6 +34,8 @@ const TIMEOUT_VARIABLES: Readonly<Record<Party, { variable: string; fallback: nu
   propertyApi: { variable: 'PROPERTY_API_TIMEOUT_MS', fallback: 3_000 },
 };
 
+const MIB = 1024 * 1024;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function readConfigFile(configDir: string, environment: string): ConfigFile {
@@ -140,9 +142,10 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     defaultPhoneRegion: check(() => phoneRegion(env)),
     propertyTimeZone: check(() => timeZone(env)),
     cacheTtlSeconds: check(() => envInteger(env, 'CACHE_TIMEOUT', 7200, 1, 30 * 86_400)),
-    // A full session (8 messages + cached replies) is about 6 KB of heap (scripts/bench-cache.ts):
-    // the default bound keeps the in-process cache near 120 MB.
+    // Two bounds, whichever is reached first: sessions, and heap bytes (a session filled with
+    // maximum-length emoji messages holds far more than an ordinary one's few KB).
     cacheMaxSessions: check(() => envInteger(env, 'CACHE_MAX_SESSIONS', 20_000, 1, 10_000_000)),
+    cacheMaxBytes: check(() => envInteger(env, 'CACHE_MAX_BYTES', 64 * MIB, MIB, 4096 * MIB)),
     cacheRetrieveThreshold: 0.98,
     localDataDir: resolve(envString(env, 'LOCAL_DATA_DIR', file?.localDataDir ?? './data')),
     localStackBasePort: check(() => envInteger(env, 'LOCAL_STACK_BASE_PORT', 6100, 0, 65_530)),
@@ -151,6 +154,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     requestTimeoutMs: check(() => envInteger(env, 'REQUEST_TIMEOUT_MS', 25_000, 1, 600_000)),
     idempotencyTtlSeconds: check(() => envInteger(env, 'IDEMPOTENCY_TTL_S', 86_400, 1, 30 * 86_400)),
     idempotencyMaxKeys: check(() => envInteger(env, 'IDEMPOTENCY_MAX_KEYS', 20_000, 1, 10_000_000)),
+    idempotencyMaxBytes: check(() => envInteger(env, 'IDEMPOTENCY_MAX_BYTES', 32 * MIB, MIB, 4096 * MIB)),
     callerKeys: check(() => parseCallerKeys(env)),
     rateLimitSessionPerMin: check(() => envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000)),
     rateLimitOrgPerMin: check(() => envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000)),
@@ -163,6 +167,10 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffLockMs: check(() => envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000)),
     adminApiKey: check(() => adminApiKey(env)),
     playground: check(() => envBoolean(env, 'PLAYGROUND', local)),
+    keepAliveTimeoutMs: check(() => envInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000)),
+    requestReceiveTimeoutMs: check(() => envInteger(env, 'REQUEST_RECEIVE_TIMEOUT_MS', 30_000, 100, 600_000)),
+    maxConnections: check(() => envInteger(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000)),
+    handoffDeadLetterTtlSeconds: check(() => envInteger(env, 'HANDOFF_DEAD_LETTER_TTL_S', 30 * 86_400, 3_600, 365 * 86_400)),
   };
   problems.done();
   return config;

@@ -11,11 +11,30 @@ export function digestKey(key: string): KeyDigest {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
-/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+/**
+ * The token of an `Authorization: Bearer <token>` header, or undefined. A key never holds ',' (the
+ * configuration refuses it), so a comma means two credentials joined into one header: refused.
+ */
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  const match = /^Bearer[ \t]+([^\s,]+)[ \t]*$/i.exec(header);
   return match?.[1];
+}
+
+/**
+ * The one Authorization header of a request, from its raw header list (Node keeps only the first of
+ * several in `headers`); undefined when there is none or more than one, so that a second
+ * credential is never silently ignored.
+ */
+export function soleAuthorization(rawHeaders: readonly string[]): string | undefined {
+  let found: string | undefined;
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() !== 'authorization') continue;
+    count += 1;
+    found = rawHeaders[i + 1];
+  }
+  return count === 1 ? found : undefined;
 }
 
 /** Index of the digest the token matches, or -1; every digest is compared, whatever matches. */

@@ -8,7 +8,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import { ATTR_CALLER } from '../telemetry/attributes.ts';
-import { bearerToken, digestKey, matchKey } from './bearer-key.ts';
+import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-key.ts';
 import { chatRouteMatcher } from './chat-route.ts';
 
 /** One CALLER_API_KEYS entry (src/config/caller-keys.ts parses them). */
@@ -56,7 +56,8 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
       done();
       return;
     }
-    const caller = callers[matchKey(bearerToken(request.headers.authorization), digests)];
+    // Two Authorization headers (or two credentials in one) are refused, never "first wins".
+    const caller = callers[matchKey(bearerToken(soleAuthorization(request.raw.rawHeaders)), digests)];
     if (caller === undefined) {
       void reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
       return;

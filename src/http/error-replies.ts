@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../../schemas/chat-request.schema.ts';
 import { CRITICAL_PARTIES, DownstreamError, OutboxUnavailableError, RequestValidationError, rootCause, unavailableDetail, type DownstreamParty } from '../errors.ts';
@@ -50,5 +51,10 @@ export function errorReply(raw: unknown, traceId: string): ErrorReply {
   }
   if (fe instanceof MalformedJsonError) return withTrace(400, fe.message, traceId);
   if (fe.statusCode === 400) return withTrace(400, 'Invalid request: the body is not valid JSON', traceId);
+  // Any other refusal of a plugin (the static files' 403 for a traversal probe or a dot-file, a
+  // 404, a 405) is the caller's doing: its status, in the detail shape, logged without a stack.
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 401 && fe.statusCode <= 499) {
+    return text(fe.statusCode, STATUS_CODES[fe.statusCode] ?? 'Request refused');
+  }
   return withTrace(500, 'Internal server error', traceId, true);
 }

@@ -15,6 +15,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import { sessionNameOf, type SessionOf } from '../pipeline/session-key.ts';
 import { chatRouteMatcher } from './chat-route.ts';
 import { continueUnlessAnswered } from './hook-outcome.ts';
 import { rateLimitStore, type RateLimitStoreEvents } from './rate-limit-store.ts';
@@ -37,11 +38,7 @@ export interface RateLimitOptions extends RateLimitSettings {
   readonly routePrefix: string;
 }
 
-interface ChatKeys {
-  readonly orgId: string;
-  readonly propertyId: string;
-  readonly session_id: string;
-}
+type ChatKeys = SessionOf;
 
 interface Count {
   readonly max: number;
@@ -80,8 +77,9 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
   };
   const body = (request: FastifyRequest) => request.body as ChatKeys;
   const checks: Check[] = [];
-  // ':' never occurs in an id (digits, Base64, hex, UUID), so the parts cannot run together.
-  if (sessionPerMin > 0) checks.push(limit(sessionPerMin, (r) => `session:${body(r).orgId}:${body(r).propertyId}:${body(r).session_id}`));
+  // ':' never occurs in an id (digits, Base64, hex, UUID), so the parts cannot run together; the
+  // placeholder session id counts per conversation (src/pipeline/session-key.ts).
+  if (sessionPerMin > 0) checks.push(limit(sessionPerMin, (r) => `session:${sessionNameOf(body(r))}`));
   // A caller key's name has no ':' (CALLER_API_KEYS entries are name:key); an IPv6 address has, under its own prefix.
   if (clientPerMin > 0) checks.push(limit(clientPerMin, (r) => (r.caller === undefined ? `client-ip:${r.ip}` : `client-key:${r.caller.name}`)));
   if (orgPerMin > 0) checks.push(limit(orgPerMin, (r) => `org:${body(r).orgId}`));

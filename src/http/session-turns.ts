@@ -12,6 +12,7 @@ import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDon
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
 import type { Tracer } from '@opentelemetry/api';
+import { sessionNameOf } from '../pipeline/session-key.ts';
 import { continueUnlessAnswered } from './hook-outcome.ts';
 import { recordTimedSpan } from '../telemetry/step-span.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
@@ -34,8 +35,8 @@ export interface SessionTurnHooks {
   onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
 }
 
-/** The session a message belongs to; the members are validated (digits, Base64, hex, UUID: no ':'). */
-const sessionOf = (body: ChatRequest) => `${body.orgId}:${body.propertyId}:${body.session_id}`;
+/** The session a message belongs to (the placeholder session id scoped by conversation). */
+const sessionOf = (body: ChatRequest) => sessionNameOf(body);
 
 /** Lets the session's next message go (also for a streamed answer, once its turn is complete). */
 export const releaseTurn = (request: FastifyRequest): void => {

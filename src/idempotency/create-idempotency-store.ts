@@ -24,6 +24,8 @@ export interface IdempotencyStoreConfig {
   /** REQUEST_TIMEOUT_MS: a claim expires after it plus CLAIM_MARGIN_MS. */
   readonly requestTimeoutMs: number;
   readonly maxKeys?: number;
+  /** IDEMPOTENCY_MAX_BYTES: heap the kept answers may hold. */
+  readonly maxBytes?: number;
   readonly events?: IdempotencyStoreEvents;
 }
 
@@ -34,7 +36,12 @@ export interface IdempotencyStores extends IdempotencyStore {
 
 export function createIdempotencyStore(config: IdempotencyStoreConfig): IdempotencyStores {
   const claimMs = config.requestTimeoutMs + CLAIM_MARGIN_MS;
-  const local = createMemoryIdempotencyStore({ ttlSeconds: config.ttlSeconds, claimMs, maxKeys: config.maxKeys ?? DEFAULT_IDEMPOTENCY_MAX_KEYS });
+  const local = createMemoryIdempotencyStore({
+    ttlSeconds: config.ttlSeconds,
+    claimMs,
+    maxKeys: config.maxKeys ?? DEFAULT_IDEMPOTENCY_MAX_KEYS,
+    ...(config.maxBytes === undefined ? {} : { maxBytes: config.maxBytes }),
+  });
   if (config.redis === undefined) return { local, claim: (scope, fingerprint) => local.claim(scope, fingerprint), close: () => local.close() };
 
   const events = config.events ?? silentIdempotencyEvents;

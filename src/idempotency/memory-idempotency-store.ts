@@ -6,7 +6,13 @@
  * again, which stores nothing twice (its clientMessageKey is the same).
  */
 import { LRUCache } from 'lru-cache';
+import { heapBytes, stringBytes } from '../cache/heap-bytes.ts';
 import type { Claim, IdempotencyStore, KeptAnswer } from './idempotency-store.ts';
+
+/** IDEMPOTENCY_MAX_BYTES default: 32 MiB of the 384 MiB heap of the Kubernetes pod. */
+export const DEFAULT_IDEMPOTENCY_MAX_BYTES = 32 * 1024 * 1024;
+/** What lru-cache keeps per entry besides the answer (its slots, the stored wrapper). */
+const ENTRY_OVERHEAD = 160;
 
 export interface MemoryIdempotencyOptions {
   readonly ttlSeconds: number;
@@ -14,7 +20,7 @@ export interface MemoryIdempotencyOptions {
   readonly claimMs: number;
   /** Bound on kept answers. */
   readonly maxKeys: number;
-  /** Bound on the bytes of kept answers (default 64 MiB). */
+  /** Bound on the heap bytes of kept answers (default DEFAULT_IDEMPOTENCY_MAX_BYTES). */
   readonly maxBytes?: number;
   readonly now?: () => number;
 }
@@ -39,8 +45,9 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyOptions):
   const inFlight = new Map<string, InFlight>();
   const kept = new LRUCache<string, Kept>({
     max: options.maxKeys,
-    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-    sizeCalculation: (entry) => entry.answer.body.length + entry.fingerprint.length + 64,
+    maxSize: options.maxBytes ?? DEFAULT_IDEMPOTENCY_MAX_BYTES,
+    // Counted as heap, not as characters: 2 bytes per UTF-16 code unit, the scope key included.
+    sizeCalculation: (entry, scope) => ENTRY_OVERHEAD + stringBytes(scope) + heapBytes(entry.fingerprint) + heapBytes(entry.answer),
     ttl: options.ttlSeconds * 1000,
     ttlAutopurge: false,
     perf: { now },

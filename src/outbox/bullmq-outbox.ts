@@ -32,10 +32,15 @@ export interface BullmqOutboxOptions {
   readonly queueName?: string;
   /** A write that takes longer fails over to the local outbox (default 500 ms). */
   readonly commandTimeoutMs?: number;
+  /** HANDOFF_DEAD_LETTER_TTL_S: a dead job (failed set) is deleted this long after it died (default 30 days). */
+  readonly deadLetterTtlSeconds?: number;
+  /** How often dead jobs past their TTL are looked for (default 1 h). */
+  readonly deadLetterSweepMs?: number;
   readonly now?: () => number;
 }
 
 const BACKOFF_TYPE = 'handoff-full-jitter';
+const DEFAULT_DEAD_LETTER_TTL_S = 30 * 86_400;
 
 export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
   const { deliver, policy, logger } = options;
@@ -43,6 +48,7 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
   const queueName = options.queueName ?? 'handoffs';
   const lockMs = options.lockMs ?? 30_000;
   const report = deliveryReport('shared', logger, options.events ?? silentOutboxEvents);
+  const deadLetterTtlSeconds = options.deadLetterTtlSeconds ?? DEFAULT_DEAD_LETTER_TTL_S;
   let errorLoggedAt = 0;
   const logError = (what: string) => (err: Error) => {
     // BullMQ reports every failed reconnect; one line a minute says enough.
@@ -60,8 +66,11 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
     jobId: handoffId,
     attempts: BULLMQ_ATTEMPTS,
     backoff: { type: BACKOFF_TYPE },
+    // A delivered job (it holds the visitor's contact details) is deleted at once; a dead one is
+    // kept for HANDOFF_DEAD_LETTER_TTL_S (BullMQ applies the age when a later job fails; the sweep
+    // below deletes a lone one too).
     removeOnComplete: true,
-    removeOnFail: false,
+    removeOnFail: { age: deadLetterTtlSeconds },
     stackTraceLimit: 0,
   });
   let queue: Promise<Queue<HandoffJobData>> | undefined;
@@ -84,6 +93,15 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
   };
 
   let worker: HandoffWorker | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweepDeadLetters = async (): Promise<void> => {
+    try {
+      const removed = await (await whenConnected()).clean(deadLetterTtlSeconds * 1000, 1_000, 'failed');
+      if (removed.length > 0) logger.info({ store: 'shared', dead_letters: removed.length }, 'expired dead-lettered handoffs deleted');
+    } catch {
+      // Redis unreachable: the next sweep tries again.
+    }
+  };
 
   return {
     name: 'shared',
@@ -125,6 +143,11 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
       }];
     },
     start() {
+      if (sweeper === undefined) {
+        sweeper = setInterval(() => void sweepDeadLetters(), options.deadLetterSweepMs ?? 3_600_000);
+        sweeper.unref();
+        void sweepDeadLetters();
+      }
       worker ??= startHandoffWorker({
         redisUrl: options.redisUrl,
         queueName,
@@ -148,6 +171,7 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
       }
     },
     async close() {
+      clearInterval(sweeper);
       await worker?.close();
       const q = queue;
       queue = undefined;

@@ -27,6 +27,8 @@ export interface HandoffOutboxConfig {
   readonly redisUrl: string | undefined;
   /** HANDOFF_MAX_AGE_S. */
   readonly maxAgeSeconds: number;
+  /** HANDOFF_DEAD_LETTER_TTL_S: dead letters (local and shared) are deleted this long after they died. */
+  readonly deadLetterTtlSeconds?: number;
   /** HANDOFF_LOCK_MS: how long a delivering instance holds a handoff. */
   readonly lockMs: number;
   /** The handoff receiver (HANDOFF_URL, HANDOFF_TIMEOUT_MS, its connection pool). */
@@ -49,6 +51,7 @@ export async function createHandoffOutbox(config: HandoffOutboxConfig): Promise<
     ...events,
     // An attempt ends within the receiver's timeout, so a claim never lapses under a live attempt.
     claimMs: Math.max(config.lockMs, config.receiver.timeoutMs + 1_000),
+    ...(config.deadLetterTtlSeconds === undefined ? {} : { deadLetterTtlMs: config.deadLetterTtlSeconds * 1000 }),
     ...(tuning.pollIntervalMs === undefined ? {} : { pollIntervalMs: tuning.pollIntervalMs }),
   });
   if (config.redisUrl === undefined) return local;
@@ -60,6 +63,7 @@ export async function createHandoffOutbox(config: HandoffOutboxConfig): Promise<
     logger,
     ...events,
     lockMs: config.lockMs,
+    ...(config.deadLetterTtlSeconds === undefined ? {} : { deadLetterTtlSeconds: config.deadLetterTtlSeconds }),
     ...(tuning.queueName === undefined ? {} : { queueName: tuning.queueName }),
   });
   return createFallbackOutbox(shared, local, logger);

@@ -24,6 +24,8 @@ export interface DeliveryLoopOptions {
   readonly concurrency: number;
   readonly claimMs: number;
   readonly keepDeliveredMs: number;
+  /** Dead letters are deleted this long after they died (HANDOFF_DEAD_LETTER_TTL_S). */
+  readonly deadLetterTtlMs: number;
   readonly now: () => number;
   /** True once the store is closed: an attempt that ends later leaves its row to its lapsing claim. */
   readonly closed: () => boolean;
@@ -60,6 +62,11 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
         if (at - lastPurge > 60_000) {
           lastPurge = at;
           table.purgeDelivered(at - options.keepDeliveredMs);
+          const expired = table.purgeDead(at - options.deadLetterTtlMs);
+          if (expired > 0) {
+            table.checkpoint();
+            logger.info({ store: 'local', dead_letters: expired }, 'expired dead-lettered handoffs deleted');
+          }
         }
       }
     } catch (err) {
@@ -92,6 +99,8 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
     const next = afterAttempt(outcome, attempts, row.queuedAt, now(), policy);
     if (next.kind === 'done') {
       table.delivered(row, attempts, now());
+      // Handoffs are few: one checkpoint each (a few ms) leaves no contact detail in the log file.
+      table.checkpoint();
       report.delivered(handoff, attempts);
     } else if (next.kind === 'retry') {
       table.retryLater(row, attempts, now() + next.delayMs, next.reason);

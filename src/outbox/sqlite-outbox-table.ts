@@ -6,7 +6,7 @@
  * loop stopped (measured here); NORMAL costs about 0.04 ms. Every change is one statement, so a
  * crash leaves each row either before or after it.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { Handoff } from '../../schemas/handoff.schema.ts';
@@ -64,14 +64,34 @@ export interface OutboxTable {
   probeWrite(now: number): void;
   /** Forgets delivered rows finished before `before`. */
   purgeDelivered(before: number): void;
+  /** Deletes dead letters that died before `before` (HANDOFF_DEAD_LETTER_TTL_S); how many. */
+  purgeDead(before: number): number;
+  /**
+   * Copies the write-ahead log into the database and empties it: what a delivered or purged
+   * handoff held (the visitor's message and contact details) is then in neither file.
+   */
+  checkpoint(): void;
   close(): void;
 }
 
+/**
+ * The files hold visitors' contact details: the folder is created 0700 and the database 0600
+ * (SQLite gives its -wal and -shm files the database's mode); files left more open by an earlier
+ * version are narrowed. A folder that already existed (a mounted volume) keeps its mode.
+ */
+function privateFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
+}
+
 export function openOutboxTable(file: string): OutboxTable {
-  mkdirSync(dirname(file), { recursive: true });
+  privateFile(file);
   const db = new DatabaseSync(file);
   try {
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 2000;');
+    // secure_delete: the bytes of a cleared payload or a deleted row are overwritten with zeros,
+    // not left in a free page of the file.
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 2000; PRAGMA secure_delete = ON;');
     db.exec(SCHEMA);
   } catch (err) {
     db.close();
@@ -96,6 +116,8 @@ export function openOutboxTable(file: string): OutboxTable {
     WHERE status IN ('pending', 'delivering', 'dead') GROUP BY status`);
   const probe = db.prepare('INSERT OR REPLACE INTO outbox_probe (k, at) VALUES (1, ?)');
   const purge = db.prepare(`DELETE FROM handoff_outbox WHERE status = 'delivered' AND finished_at < ?`);
+  const purgeDead = db.prepare(`DELETE FROM handoff_outbox WHERE status = 'dead' AND finished_at < ?`);
+  const checkpoint = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
 
   const toEntry = (row: Row): OutboxEntry => ({
     handoff_id: String(row['id']),
@@ -146,6 +168,8 @@ export function openOutboxTable(file: string): OutboxTable {
     },
     probeWrite: (now) => void probe.run(now),
     purgeDelivered: (before) => void purge.run(before),
+    purgeDead: (before) => Number(purgeDead.run(before).changes),
+    checkpoint: () => void checkpoint.get(),
     close: () => db.close(),
   };
 }

@@ -14,6 +14,8 @@ import { startDeliveryLoop, type DeliveryLoop } from './sqlite-delivery-loop.ts'
 import { openOutboxTable, type OutboxTable } from './sqlite-outbox-table.ts';
 
 export const LOCAL_OUTBOX_FILE = 'handoff-outbox.sqlite';
+/** HANDOFF_DEAD_LETTER_TTL_S default: 30 days, time for an operator to retry, not longer. */
+export const DEFAULT_DEAD_LETTER_TTL_MS = 30 * 86_400_000;
 
 export interface SqliteOutboxOptions {
   readonly file: string;
@@ -29,6 +31,8 @@ export interface SqliteOutboxOptions {
   readonly claimMs?: number;
   /** Delivered handoffs (payload already cleared) are forgotten after this (default 1 h). */
   readonly keepDeliveredMs?: number;
+  /** Dead letters are deleted this long after they died (default DEFAULT_DEAD_LETTER_TTL_MS). */
+  readonly deadLetterTtlMs?: number;
   readonly now?: () => number;
 }
 
@@ -100,6 +104,7 @@ export function createSqliteOutbox(options: SqliteOutboxOptions): Outbox {
         concurrency: options.concurrency ?? 8,
         claimMs: options.claimMs ?? 30_000,
         keepDeliveredMs: options.keepDeliveredMs ?? 3_600_000,
+        deadLetterTtlMs: options.deadLetterTtlMs ?? DEFAULT_DEAD_LETTER_TTL_MS,
         now,
         closed: () => closed,
       });

@@ -86,3 +86,34 @@ describe('shared (BullMQ) outbox', () => {
     }
   });
 });
+
+describe('shared (BullMQ) outbox privacy', () => {
+  it('deletes a delivered job at once, and a dead one once HANDOFF_DEAD_LETTER_TTL_S has passed', async () => {
+    const { Redis } = await import('ioredis');
+    const { BULLMQ_PREFIX } = await import('../../src/outbox/bullmq-worker.ts');
+    const client = new Redis(redis.url);
+    const queueName = `handoffs-${randomUUID()}`;
+    const jobKey = (id: string) => `${BULLMQ_PREFIX}:${queueName}:${id}`;
+    let accept = true;
+    const setup: StoreSetup = { ...quiet, deliver: async () => (accept ? { result: 'delivered' } : { result: 'permanent', reason: 'HTTP 400' }) };
+    const outbox = createBullmqOutbox({ redisUrl: redis.url, ...setup, queueName, lockMs: 1_000, deadLetterTtlSeconds: 1, deadLetterSweepMs: 200 });
+    try {
+      await waitFor(async () => ((await outbox.ready()) ? true : undefined), 5_000, 'Redis');
+      outbox.start();
+      const delivered = handoff();
+      await outbox.enqueue(delivered);
+      await waitFor(async () => ((await client.exists(jobKey(delivered.handoff_id))) === 0 ? true : undefined), 5_000, 'the delivered job to go');
+      accept = false;
+      const dead = handoff();
+      await outbox.enqueue(dead);
+      await waitFor(async () => ((await outbox.counts())[0]?.dead === 1 ? true : undefined), 5_000, 'the dead letter');
+      expect(await client.exists(jobKey(dead.handoff_id))).toBe(1);
+      await waitFor(async () => ((await outbox.counts())[0]?.dead === 0 ? true : undefined), 5_000, 'the dead letter to expire');
+      expect(await client.exists(jobKey(dead.handoff_id))).toBe(0);
+    } finally {
+      await outbox.stop(0);
+      await outbox.close();
+      client.disconnect();
+    }
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * An honest upper estimate of the heap a JSON-shaped value holds, for byte-bounded stores
+ * (CONTRACTS 7). Strings count 2 bytes per UTF-16 code unit (V8 keeps any string holding a
+ * character above U+00FF, an emoji for instance, as two-byte) plus a header; objects and arrays a
+ * header plus one slot per member. Property names are not counted: they are the schema's few
+ * names, shared by every entry. Linear in the value's size, without recursion (no depth limit to hit).
+ */
+const STRING_HEADER = 24;
+const OBJECT_HEADER = 32;
+const SLOT = 16;
+const NUMBER = 16;
+
+export function stringBytes(text: string): number {
+  return STRING_HEADER + 2 * text.length;
+}
+
+export function heapBytes(value: unknown): number {
+  let total = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') total += stringBytes(next);
+    else if (typeof next === 'number' || typeof next === 'bigint') total += NUMBER;
+    else if (Array.isArray(next)) {
+      total += OBJECT_HEADER + SLOT * next.length;
+      for (const item of next) pending.push(item);
+    } else if (typeof next === 'object' && next !== null) {
+      const values = Object.values(next);
+      total += OBJECT_HEADER + SLOT * values.length;
+      for (const item of values) pending.push(item);
+    }
+    // booleans, null, undefined: held in their parent's slot.
+  }
+  return total;
+}
