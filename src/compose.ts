@@ -77,6 +77,7 @@ async function resolvePartyUrls(config: Config, logger: PinoLogger): Promise<Par
     dataDir: config.localDataDir,
     parties: new Set(missing),
     basePort: config.localStackBasePort,
+    handoffSigningSecrets: config.handoffSigningSecrets,
     logger,
   }).catch((err: unknown) => {
     throw explainBusyPort(err, 'LOCAL_STACK_BASE_PORT', 'another base (the local parties use it + 1..5), or 0 for free ports');
@@ -127,6 +128,7 @@ async function createDeps(config: Config, urls: Readonly<Record<Party, string>>,
     maxAgeSeconds: config.handoffMaxAgeSeconds,
     lockMs: config.handoffLockMs,
     receiver: party('handoff'),
+    signingSecrets: config.handoffSigningSecrets,
     logger,
     events: outboxMetrics.events,
     ...(outboxTuning === undefined ? {} : { tuning: outboxTuning }),

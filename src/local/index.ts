@@ -31,6 +31,8 @@ export interface LocalStackOptions {
   basePort?: number;
   /** Interface to listen on: loopback (the default) when started by the service; 0.0.0.0 in the parties container. */
   host?: string;
+  /** The service's HANDOFF_SIGNING_SECRET: the handoff receiver then checks every delivery's signature. */
+  handoffSigningSecrets?: readonly string[];
 }
 
 const PORT_OFFSETS: Readonly<Record<LocalParty, number>> = { engine: 1, graphql: 2, handoff: 3, propertyApi: 4, translate: 5 };
@@ -88,7 +90,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await serve('engine', buildEngineApp({ classifier, knowledge: getKnowledge(), retriever }));
     }
     if (wants('graphql')) await serve('graphql', buildGraphqlApp(getStore()), GRAPHQL_PATH);
-    if (wants('handoff')) await serve('handoff', buildHandoffApp(getStore(), createDeliveryKeys(getDb())));
+    if (wants('handoff')) await serve('handoff', buildHandoffApp(getStore(), createDeliveryKeys(getDb()), { signingSecrets: opts.handoffSigningSecrets ?? [] }));
     if (wants('propertyApi')) await serve('propertyApi', buildPropertyApiApp(getKnowledge()));
     if (wants('translate')) {
       const translate = createTranslator(buildPhraseTable(getKnowledge()));
