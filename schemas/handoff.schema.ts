@@ -17,10 +17,8 @@ export const TranscriptMessageSchema = Type.Object({
 });
 export type TranscriptMessage = Static<typeof TranscriptMessageSchema>;
 
-/** CONTRACTS 3.3 and 9: POST {HANDOFF_URL}/handoff -> 202 */
-export const HandoffRequestSchema = Type.Object({
-  /** CONTRACTS 6.3: a UUID, also sent as the `Idempotency-Key` header, the same on every attempt. */
-  handoff_id: Type.String(),
+/** CONTRACTS 3.3: what every handoff body has carried. */
+const handoffCore = {
   conversation_id: Type.String(),
   propertyId: Type.String(),
   orgId: Type.String(),
@@ -31,6 +29,12 @@ export const HandoffRequestSchema = Type.Object({
   message: Type.String(),
   contact: ContactSchema,
   trace_id: Type.String(),
+};
+
+/** CONTRACTS 9: what an agent needs besides. */
+const handoffForAgent = {
+  /** CONTRACTS 6.3: a UUID, also sent as the `Idempotency-Key` header, the same on every attempt. */
+  handoff_id: Type.String(),
   /** The language the visitor was answered in (`en`, `es`). */
   language: Type.String(),
   /** What the visitor was told in this turn. */
@@ -39,8 +43,25 @@ export const HandoffRequestSchema = Type.Object({
   transcript: Type.Array(TranscriptMessageSchema, { maxItems: TRANSCRIPT_MAX_MESSAGES }),
   /** ISO 8601, when the handoff was decided. */
   requested_at: Type.String(),
-});
+};
+
+/** CONTRACTS 3.3 and 9: POST {HANDOFF_URL}/handoff -> 202, as the service sends it. */
+export const HandoffRequestSchema = Type.Object({ ...handoffForAgent, ...handoffCore });
 export type HandoffRequest = Static<typeof HandoffRequestSchema>;
+
+/**
+ * What a receiver accepts: the CONTRACTS 9 members may be missing from a handoff written to an
+ * outbox by a version before them, which is still delivered after an upgrade.
+ */
+export const HandoffReceivedSchema = Type.Object({
+  ...handoffCore,
+  handoff_id: Type.Optional(handoffForAgent.handoff_id),
+  language: Type.Optional(handoffForAgent.language),
+  reply: Type.Optional(handoffForAgent.reply),
+  transcript: Type.Optional(handoffForAgent.transcript),
+  requested_at: Type.Optional(handoffForAgent.requested_at),
+});
+export type HandoffReceived = Static<typeof HandoffReceivedSchema>;
 
 /** CONTRACTS 6.3: what the outbox keeps and delivers (the body above). */
 export type Handoff = HandoffRequest;

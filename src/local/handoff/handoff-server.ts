@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { HandoffRequestSchema, type HandoffRequest } from '../../../schemas/handoff.schema.ts';
+import { HandoffReceivedSchema, type HandoffReceived } from '../../../schemas/handoff.schema.ts';
 import { createPartyApp } from '../party-app.ts';
 import type { ConversationStore } from '../store/conversation-store.ts';
 import type { DeliveryKeys } from './delivery-keys.ts';
@@ -45,7 +45,7 @@ export function buildHandoffApp(store: ConversationStore, keys: DeliveryKeys, op
       if (!verdict.ok) return reply.code(verdict.status).send({ detail: verdict.detail });
     });
   }
-  app.post<{ Body: HandoffRequest }>('/handoff', { schema: { body: HandoffRequestSchema } }, async (request, reply) => {
+  app.post<{ Body: HandoffReceived }>('/handoff', { schema: { body: HandoffReceivedSchema } }, async (request, reply) => {
     const recorded = keys.once(idempotencyKey(request.headers['idempotency-key']), () => store.recordHandoff(request.body));
     return reply.code(202).send({ accepted: true, id: recorded.id, duplicate: recorded.duplicate });
   });
