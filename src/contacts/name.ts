@@ -97,10 +97,3 @@ const first = (candidates: Candidate[]): string | null =>
 export function findName(text: string): string | null {
   return first(fromIntroductions(text)) ?? first(fromFormLine(text)) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
 }
-
-/** compromise alone (first person entity, punctuation trimmed): kept to measure against findName. */
-export function findNameWithEntitiesOnly(text: string): string | null {
-  const person = nlp(text).people().out('array')[0] as string | undefined;
-  const cleaned = person?.replace(/^[^\p{L}]+|[^\p{L}.]+$/gu, '') ?? '';
-  return cleaned === '' ? null : cleaned;
-}
