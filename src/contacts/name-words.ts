@@ -145,8 +145,8 @@ export const PLACES_AFTER_DE = list(`
 /** Words before a name that address somebody else ("Hi Sarah", "speak with Maria"). */
 export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que)[\s,]*)$/iu;
 
-/** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"). */
-export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente)\s*(?:,\s*)?$/iu;
+/** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"); tested on trimmed text. */
+export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente),?$/iu;
 
 /** Staff named with their job right after ("Michelle Davis from leasing", "José Martínez de mantenimiento"). */
 export const STAFF_AFTER = /^\s*(?:,\s*)?(?:from|at|in|of|de|del)\s+(?:the\s+|la\s+|el\s+)?(?:leasing|maintenance|office|front\s+desk|management|oficina|mantenimiento|administraci[oó]n|gerencia)\b|^\s*(?:,\s*)?(?:the|la|el)\s+(?:manager|gerente|administrador[a]?|encargad[oa])\b/iu;

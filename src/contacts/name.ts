@@ -81,7 +81,7 @@ function fromEntities(text: string): Candidate[] {
     const words = cleaned.split(/\s+/);
     if (words.length < 2 || !/^\p{Lu}/u.test(cleaned)) continue;
     if (words.some((w) => NOT_A_NAME.has(fold(w.replace(/\.$/, ''))))) continue;
-    const before = text.slice(Math.max(0, at - 40), Math.max(0, at));
+    const before = text.slice(Math.max(0, at - 40), Math.max(0, at)).trimEnd();
     if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) continue;
     const name = personAt(text, at, 'capitalised');
     if (name !== null && STAFF_AFTER.test(text.slice(name.end, name.end + 40))) continue;
