@@ -35,7 +35,7 @@ const handoffCore = {
 const handoffForAgent = {
   /** CONTRACTS 6.3: a UUID, also sent as the `Idempotency-Key` header, the same on every attempt. */
   handoff_id: Type.String(),
-  /** The language the visitor was answered in (`en`, `es`). */
+  /** The visitor's language (`en`, `es`): the one chosen for the reply, even if its translation failed. */
   language: Type.String(),
   /** What the visitor was told in this turn. */
   reply: Type.String(),

@@ -35,7 +35,8 @@ export function startHandoff(ctx: Readonly<ChatContext>, deps: Deps): Promise<vo
     message: need(ctx, 'message'),
     contact: ctx.contact ?? { name: null, phone: null, email: null },
     trace_id: ctx.traceId,
-    language: reply.language,
+    // The visitor's language (the reply's chosen language), even when a failed translation left the reply in English.
+    language: need(ctx, 'language'),
     reply: reply.response,
     transcript: transcriptOf(ctx, reply.response),
     requested_at: new Date(deps.clock.now()).toISOString(),
