@@ -81,6 +81,20 @@ export const ChatResponseSchema = Type.Object(
     latency: LatencySchema,
     language: Type.String(),
     agent_handoff: Type.Union([AgentHandoffSchema, Type.Null()]),
+    /**
+     * The contact understood from this message, masked ("M••• L•••", "•••• 0134", "j•••@gmail.com"):
+     * present only when the sub-intent asks for contact details and at least one was found.
+     */
+    contact_found: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Union([Type.String(), Type.Null()]),
+          phone: Type.Union([Type.String(), Type.Null()]),
+          email: Type.Union([Type.String(), Type.Null()]),
+        },
+        { additionalProperties: false, description: 'The contact found in the message, masked; absent when none was looked for or found.' },
+      ),
+    ),
     memory: Type.Unknown(),
     trace_id: Type.String(),
   },

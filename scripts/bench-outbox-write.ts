@@ -26,6 +26,8 @@ const handoff = (): Handoff => ({
   orgId: '9876543210987654321', session_id: 'd41d8cd98f00b204e9800998ecf8427e', intent: 'maintenance',
   sub_intent: 'emergency_maintenance', message: 'Water is pouring through the ceiling of unit 4B, please send someone now',
   contact: { name: 'Dana Whitfield', phone: '+14155550134', email: 'dana@example.com' }, trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+  language: 'en', reply: 'Someone from the team will contact you shortly.', requested_at: new Date().toISOString(),
+  transcript: [{ role: 'user', content: 'Water is pouring through the ceiling of unit 4B, please send someone now' }, { role: 'assistant', content: 'Someone from the team will contact you shortly.' }],
 });
 
 async function measure(name: string, outbox: Outbox): Promise<void> {

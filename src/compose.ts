@@ -80,6 +80,7 @@ async function resolvePartyUrls(config: Config, logger: PinoLogger): Promise<Par
     parties: new Set(missing),
     basePort: config.localStackBasePort,
     engineWordMs: config.localEngineWordMs,
+    handoffSigningSecrets: config.handoffSigningSecrets,
     logger,
   }).catch((err: unknown) => {
     throw explainBusyPort(err, 'LOCAL_STACK_BASE_PORT', 'another base (the local parties use it + 1..5), or 0 for free ports');
@@ -132,6 +133,7 @@ async function createDeps(config: Config, urls: Readonly<Record<Party, string>>,
     deadLetterTtlSeconds: config.handoffDeadLetterTtlSeconds,
     lockMs: config.handoffLockMs,
     receiver: party('handoff'),
+    signingSecrets: config.handoffSigningSecrets,
     logger,
     events: outboxMetrics.events,
     ...(outboxTuning === undefined ? {} : { tuning: outboxTuning }),

@@ -1,3 +1,4 @@
+import { maskContact } from '../src/contacts/mask.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 
 /** Rule 10: the response is assembled with the trace id (the route adds `latency` from the timings). */
@@ -19,6 +20,8 @@ export function assembleResponse(ctx: Readonly<ChatContext>): ContextPatch {
       follow_up: reply.follow_up,
       language: reply.language,
       agent_handoff: ctx.agentHandoff ?? null,
+      // Masked: the caller sees what was understood, never the details (src/contacts/mask.ts).
+      ...(ctx.contact ? { contact_found: maskContact(ctx.contact) } : {}),
       memory: engine.memory ?? null,
       trace_id: ctx.traceId,
     },

@@ -5,6 +5,8 @@ import { attemptTimer, clientSpan, setErrorType } from '../telemetry/client-span
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 import { failureReason, is2xx } from './call-failure.ts';
 import { startCallTimer } from './call-timer.ts';
+import type { HandoffSigner } from './handoff-signature.ts';
+import { SIGNATURE_HEADER } from './handoff-signature.ts';
 import type { HttpParty } from './http-json.ts';
 import { partyAddress } from './party-pool.ts';
 
@@ -24,9 +26,16 @@ export function captureTraceHeaders(): Record<string, string> {
 /** A connection error, timeout, 408, 429 or 5xx may pass; any other answer will not change by itself. */
 const isRetryableStatus = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
+/** How deliveries are signed (CONTRACTS 9); no signer = unsigned. `now` is the clock of the timestamp. */
+export interface DeliverySigning {
+  readonly signer?: HandoffSigner | undefined;
+  readonly now?: () => number;
+}
+
 /**
  * One attempt at `POST {HANDOFF_URL}/handoff` with `Idempotency-Key: <handoff_id>` (the same on
- * every attempt, so the receiver records a re-delivery once). Never throws: the outbox decides
+ * every attempt, so the receiver records a re-delivery once) and, with a signer, a signature made
+ * for this attempt (fresh timestamp, same body). Never throws: the outbox decides
  * what to do with the outcome. The CLIENT span is a child of the chat's span (from `traceHeaders`),
  * even when the attempt runs long after the reply, or in another process.
  */
@@ -34,6 +43,7 @@ export async function deliverHandoff(
   target: HttpParty,
   handoff: Handoff,
   traceHeaders: Readonly<Record<string, string>> = {},
+  signing: DeliverySigning = {},
 ): Promise<DeliveryOutcome> {
   const parent = propagation.extract(ROOT_CONTEXT, traceHeaders);
   const call = { party: target.party, method: 'POST', baseUrl: target.baseUrl, path: '/handoff' };
@@ -50,12 +60,15 @@ export async function deliverHandoff(
       const address = partyAddress(target.baseUrl);
       const timer = startCallTimer({ ms: target.timeoutMs, byDeadline: false });
       try {
+        const body = JSON.stringify(handoff);
+        const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': handoff.handoff_id };
+        if (signing.signer !== undefined) headers[SIGNATURE_HEADER] = signing.signer.sign(body, (signing.now ?? Date.now)());
         const res = await target.dispatcher.request({
           origin: address.origin,
           path: `${address.basePath}/handoff`,
           method: 'POST',
-          headers: withTraceHeaders({ 'content-type': 'application/json', 'idempotency-key': handoff.handoff_id }),
-          body: JSON.stringify(handoff),
+          headers: withTraceHeaders(headers),
+          body,
           signal: timer.signal,
         });
         status = res.statusCode;

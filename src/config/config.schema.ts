@@ -88,6 +88,8 @@ export interface Config {
   readonly handoffMaxAgeSeconds: number;
   /** HANDOFF_LOCK_MS: how long a delivering instance holds a handoff; a dead one's is taken over after it. */
   readonly handoffLockMs: number;
+  /** HANDOFF_SIGNING_SECRET (CONTRACTS 9): the first signs, each gets a `v1=`; empty = unsigned. Never logged. */
+  readonly handoffSigningSecrets: readonly string[];
   /** ADMIN_API_KEY: bearer key of the /admin routes, which are not served when unset. Never logged. */
   readonly adminApiKey: string | undefined;
   /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (CONTRACTS 7). */

@@ -78,6 +78,21 @@ function adminApiKey(env: Env): string | undefined {
   return key;
 }
 
+/**
+ * CONTRACTS 9: HANDOFF_SIGNING_SECRET, a comma-separated list (rotation: the new secret first, the old
+ * one kept while receivers move over). Empty when unset: deliveries are not signed.
+ */
+function handoffSigningSecrets(env: Env): readonly string[] {
+  const value = envOptionalString(env, 'HANDOFF_SIGNING_SECRET');
+  if (value === undefined) return [];
+  const secrets = value.split(',').map((s) => s.trim());
+  // The secrets are never echoed: only what is wrong with them.
+  if (secrets.some((s) => !/^[\x21-\x7e]{16,}$/.test(s) || s.includes(','))) {
+    throw new ConfigError('HANDOFF_SIGNING_SECRET', 'must be a comma-separated list of secrets of at least 16 printable ASCII characters without spaces');
+  }
+  return secrets;
+}
+
 function phoneRegion(env: Env): string {
   const region = envString(env, 'DEFAULT_PHONE_REGION', 'US').toUpperCase();
   if (!isSupportedCountry(region)) throw new ConfigError('DEFAULT_PHONE_REGION', `must be an ISO 3166 region code such as US, got "${region}"`);
@@ -166,6 +181,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffMaxAgeSeconds: check(() => envInteger(env, 'HANDOFF_MAX_AGE_S', 86_400, 1, 30 * 86_400)),
     handoffLockMs: check(() => envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000)),
     adminApiKey: check(() => adminApiKey(env)),
+    handoffSigningSecrets: check(() => handoffSigningSecrets(env)),
     playground: check(() => envBoolean(env, 'PLAYGROUND', local)),
     keepAliveTimeoutMs: check(() => envInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000)),
     requestReceiveTimeoutMs: check(() => envInteger(env, 'REQUEST_RECEIVE_TIMEOUT_MS', 30_000, 100, 600_000)),

@@ -1,7 +1,9 @@
 /**
- * Contact details in a chat message (SPEC 4.2 rule 6): the first name, phone and email found, each
- * null when the message has none. Phones come out as E.164, read with `defaultRegion` when written
- * without a country code.
+ * Contact details in a chat message (SPEC 4.2 rule 6, CONTRACTS 9): the visitor's own name, phone and
+ * email, each null when the message has none. Numbers and addresses written out in words are read
+ * (spoken.ts); of two phones or emails, the one the visitor prefers is taken, and never a relative's
+ * or the property's own (preference.ts). Phones come out as E.164, read with `defaultRegion` when
+ * written without a country code.
  *
  * The finders' libraries are loaded once, on first need: compromise and its lexicon (about 45 MiB)
  * and libphonenumber's full metadata (about 17 MiB) take 0.2 to 2 s to load, and most chats never
@@ -9,20 +11,23 @@
  * the load; `warmUpContacts()` starts it ahead (for a process that prefers that to the memory).
  */
 import type { CountryCode } from 'libphonenumber-js';
-import { findEmail } from './email.ts';
+import { findEmails } from './email.ts';
+import { choosePreferred } from './preference.ts';
+import { normaliseSpoken } from './spoken.ts';
+import type { PhoneMatch } from './phone.ts';
 
 export interface ExtractedContact { name: string | null; phone: string | null; email: string | null }
 
 interface Finders {
   findName(text: string): string | null;
-  findPhone(text: string, defaultRegion: CountryCode): string | null;
+  findPhoneMatches(text: string, defaultRegion: CountryCode): PhoneMatch[];
 }
 
 let loading: Promise<Finders> | undefined;
 
 function finders(): Promise<Finders> {
   loading ??= Promise.all([import('./name.ts'), import('./phone.ts')]).then(
-    ([name, phone]) => ({ findName: name.findName, findPhone: phone.findPhone }),
+    ([name, phone]) => ({ findName: name.findName, findPhoneMatches: phone.findPhoneMatches }),
     (err: unknown) => {
       loading = undefined; // a failed load is tried again by the next caller
       throw err;
@@ -42,6 +47,9 @@ export async function warmUpContacts(): Promise<boolean> {
 }
 
 export async function extractContact(text: string, opts: { defaultRegion: CountryCode }): Promise<ExtractedContact> {
-  const { findName, findPhone } = await finders();
-  return { name: findName(text), phone: findPhone(text, opts.defaultRegion), email: findEmail(text) };
+  const { findName, findPhoneMatches } = await finders();
+  const readable = normaliseSpoken(text);
+  const phone = choosePreferred(readable, findPhoneMatches(readable, opts.defaultRegion))?.phone ?? null;
+  const email = choosePreferred(readable, findEmails(readable))?.email ?? null;
+  return { name: findName(text), phone, email };
 }

@@ -3,9 +3,10 @@
  * and..."), word by word, and returns it title-cased, or null when the words there are not a name
  * ("I'm |interested", "soy |estudiante").
  */
-import { AFTER_NAME_WORDS, PARTICLES, SUFFIXES, TITLES, VIETNAMESE_FAMILY, VIETNAMESE_MIDDLE } from './name-words.ts';
+import { AFTER_NAME_WORDS, PARTICLES, PLACES_AFTER_DE, SUFFIXES, TITLES, VIETNAMESE_FAMILY, VIETNAMESE_MIDDLE } from './name-words.ts';
 import { capitalise, isCapitalised, isGuess, nameLike, wordsFrom, type NameCue, type Word } from './name-word.ts';
 import { fold } from './fold.ts';
+import { isPlaceName } from './name-lexicon.ts';
 
 const MAX_NAME_WORDS = 4; // particles ("de la") not counted
 
@@ -38,6 +39,25 @@ function endsVisibly(text: string, end: number): boolean {
 
 export interface NameFound { name: string; end: number }
 
+/** "J", "R.": a middle initial, kept only between two name words ("John R. Miller"). */
+const isInitial = (word: Word): boolean => /^\p{Lu}$/u.test(word.text);
+
+/** "de Monterrey", "de Dallas": a lone "de" before a place says where the writer is from. */
+const isFromPlace = (words: Word[], i: number): boolean => {
+  const next = words[i + 1];
+  return words[i]!.folded === 'de' && next !== undefined && (PLACES_AFTER_DE.has(next.folded) || isPlaceName(next.text));
+};
+
+/**
+ * After particles, the name goes on with a capitalised name word, or with a lower-case one when the
+ * visitor wrote the whole name in lower case after an introduction ("me llamo juan de la rosa").
+ */
+function continuesAfterParticles(next: Word | undefined, previous: Word, cue: NameCue): boolean {
+  if (next === undefined || !nameLike(next, cue, true)) return false;
+  if (isCapitalised(next.text)) return true;
+  return (cue === 'strong' || cue === 'weak') && previous.text === previous.text.toLowerCase() && next.text === next.text.toLowerCase();
+}
+
 /** The name starting at `start` after a cue of the given kind, or null. */
 export function readNameAt(text: string, start: number, cue: NameCue): NameFound | null {
   const words = wordsFrom(text, start);
@@ -52,7 +72,11 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
     const word = words[i]!;
     if (isPossessive(word)) return null;
     const previous = words[i - 1];
-    if (parts.length > 0 && previous !== undefined && previous.dot && !TITLES.has(previous.folded)) break;
+    if (parts.length > 0 && previous !== undefined && previous.dot && !TITLES.has(previous.folded) && !isInitial(previous)) break;
+    if (parts.length > 0 && isInitial(word) && words[i + 1] !== undefined && nameLike(words[i + 1]!, cue, true) && isCapitalised(words[i + 1]!.text)) {
+      parts.push(`${word.text}${word.dot ? '.' : ''}`);
+      continue;
+    }
     const taken = vietnameseName(words, i, cue);
     if (taken > 0) {
       for (const w of words.slice(i, i + taken)) parts.push(capitalise(w.text, false));
@@ -68,10 +92,10 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
     }
     if (parts.length > 0 && PARTICLES.has(word.folded)) {
       // "de la Cruz": take the particles only when a name word follows them.
+      if (isFromPlace(words, i)) break;
       let j = i;
       while (j < words.length && j - i < 3 && PARTICLES.has(words[j]!.folded) && !words[j]!.dot) j++;
-      const next = words[j];
-      if (next === undefined || !isCapitalised(next.text) || !nameLike(next, cue, true)) break;
+      if (!continuesAfterParticles(words[j], words[i - 1]!, cue)) break;
       for (; i < j; i++) parts.push(capitalise(words[i]!.text, true));
       i--;
       continue;

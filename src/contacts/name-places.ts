@@ -13,14 +13,15 @@ const PLACE_BEFORE = new RegExp(
   '(?:^|[^\\p{L}])(?:calle|avenida|av\\.?|ave\\.?|avenue|street|st\\.|boulevard|blvd\\.?|bulevar|carretera|highway|' +
     'camino|paseo|calzada|near|nearby|by|on|off|close\\s+to|next\\s+to|cerca\\s+de(?:l)?|junto\\s+a(?:l)?|frente\\s+a(?:l)?|' +
     'parque|park|plaza|colonia|barrio|metro|estaci[oó]n|station|escuela|colegio|school|universidad|university|' +
-    'hospital|aeropuerto|airport)[\\s.,]+(?:(?:la|el|los|las|the)\\s+)?$',
+    'hospital|aeropuerto|airport|torre|tower|residencial|fraccionamiento|condominios?|edificio|conjunto|villas|privada|' +
+    'hacienda|lomas|jardines)[\\s.,]+(?:(?:la|el|los|las|the)\\s+)?$',
   'iu',
 );
 
 /** Words that make the name before them part of a street's name ("Washington Street", "Elm St"). */
 const STREET_TYPES = list(`
   street st avenue ave av boulevard blvd road rd drive parkway pkwy highway hwy expressway freeway
-  turnpike circle terrace calle avenida
+  turnpike circle terrace calle avenida court ct lane ln way place pl
 `);
 
 /** Words that make the name before them a place ("Jefferson Park", "Lincoln Center"). */

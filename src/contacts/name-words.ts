@@ -32,6 +32,7 @@ export const NOT_A_NAME = list(`
   quiero busco necesito tengo vivo trabajo llamo escribo pregunto interesa gusta puedo quisiera
   ingles espanol english spanish latino latina americano americana cubano cubana mexicano mexicana
   miami florida texas california york near cerca yo quien alguien
+  jaja jajaja jeje jejeje lol haha hahaha xoxo jk xd besos abrazos
 `);
 
 /**
@@ -107,19 +108,45 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
   { pattern: /\bmy\s+name\s+is\s+/giu, cue: 'strong' },
   { pattern: /\bmy\s+name['’]?s\s+/giu, cue: 'strong' },
   { pattern: /\bname['’]s\s+/giu, cue: 'strong' },
-  { pattern: /\bme\s+llamo\s+/giu, cue: 'strong' },
+  { pattern: /\bme\s+(?:ll|y)amo\s+/giu, cue: 'strong' },
   { pattern: /\bmi\s+nombre\s+es\s+/giu, cue: 'strong' },
   { pattern: /(?<![\p{L}])(?:name|nombre)\s*:\s*/giu, cue: 'strong' },
   { pattern: /\bthis\s+is\s+/giu, cue: 'known' },
   { pattern: /\bi\s+am\s+/giu, cue: 'weak' },
   { pattern: /\bi['’]?m\s+/giu, cue: 'weak' },
-  { pattern: /(?<![\p{L}])soy\s+/giu, cue: 'weak' },
-  { pattern: /(?<![\p{L}])(?:le\s+|les\s+)?habla\s+/giu, cue: 'known' },
-  { pattern: /\bit['’]s\s+/giu, cue: 'known' },
+  { pattern: /(?<![\p{L}])so[yi]\s+/giu, cue: 'weak' },
+  { pattern: /(?<![\p{L}])les?\s+habla\s+/giu, cue: 'strong' },
+  { pattern: /(?<![\p{L}])habla\s+/giu, cue: 'known' },
+  { pattern: /\bit['’]?s\s+/giu, cue: 'known' },
+  { pattern: /(?<![\p{L}])quien\s+(?:les?\s+)?escribe\s+es\s+(?:(?:el|la)\s+)?(?:se[nñ]ora?\s+|se[nñ]orita\s+)?/giu, cue: 'strong' },
+  // "Aquí Marta Salinas": only at the start of a clause ("aquí no hay agua" reads no name).
+  { pattern: /(?:^|[.!?,;]\s*|\bhola\s*(?:,\s*)?)aqu[ií]\s+/giu, cue: 'known' },
 ];
 
 /** Closings after which a signature name may follow ("Thanks, Sarah" / "- David Brown"). */
-export const SIGN_OFF = /(?:^|[\s!.,])(?:thanks|thank\s+you|regards|best|cheers|gracias|saludos|atentamente)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil)?[\s!.,]*[-–—]?\s*|(?:^|\s)[-–—]\s*/giu;
+export const SIGN_OFF = /(?<![\p{L}\p{N}])(?:thanks|thank\s+you|thx|regards|best|cheers|gracias|saludos|atentamente|xoxo|besos|abrazos|bendiciones)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil|\s+cordiales)?[\s!.,]*(?:[-–—]\s*)?|(?<!\S)[-–—]{1,2}\s*/giu;
+
+/** After a name: it names a qualification, not a person ("I'm Section 8 approved", "soy HUD aprobada"). */
+export const QUALIFICATION_AFTER = /^\s*(?:\d+\s*)?(?:pre-?)?(?:approved|aprobad[oa]|certified|certificad[oa]|qualified|eligible|verified)\b/iu;
+
+/**
+ * Places a visitor says they are from ("soy Carmen de Monterrey"): after a lone "de" they end the
+ * name instead of joining it. Places the lexicon knows (Dallas, Chihuahua) need not be listed.
+ */
+export const PLACES_AFTER_DE = list(`
+  monterrey guadalajara houston mexico cdmx puebla tijuana juarez sinaloa sonora jalisco oaxaca michoacan
+  guerrero veracruz yucatan cancun acapulco durango zacatecas nayarit colima tabasco chiapas queretaro
+  hidalgo morelos toluca celaya saltillo torreon reynosa matamoros nuevo laredo miami california
+  texas florida arizona chicago nueva york colombia venezuela honduras guatemala salvador nicaragua cuba
+  peru ecuador bolivia chile argentina uruguay paraguay panama espana madrid barcelona bogota medellin
+  cali caracas lima quito puerto
+`);
 
 /** Words before a name that address somebody else ("Hi Sarah", "speak with Maria"). */
-export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|hola|con|a|para|que)[\s,]*)$/iu;
+export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que)[\s,]*)$/iu;
+
+/** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"); tested on trimmed text. */
+export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente),?$/iu;
+
+/** Staff named with their job right after ("Michelle Davis from leasing", "José Martínez de mantenimiento"). */
+export const STAFF_AFTER = /^\s*(?:,\s*)?(?:from|at|in|of|de|del)\s+(?:the\s+|la\s+|el\s+)?(?:leasing|maintenance|office|front\s+desk|management|oficina|mantenimiento|administraci[oó]n|gerencia)\b|^\s*(?:,\s*)?(?:the|la|el)\s+(?:manager|gerente|administrador[a]?|encargad[oa])\b/iu;

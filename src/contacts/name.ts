@@ -5,7 +5,7 @@
  * that are not addressed to somebody else ("Hi Sarah", "speak with Maria Lopez").
  */
 import nlp from 'compromise';
-import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, SIGN_OFF } from './name-words.ts';
+import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, QUALIFICATION_AFTER, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
 import { fold } from './fold.ts';
 import { readNameAt, type NameFound } from './name-parse.ts';
 import { isStreetOrPlace } from './name-places.ts';
@@ -16,7 +16,8 @@ interface Candidate { at: number; name: string }
 function personAt(text: string, start: number, cue: Parameters<typeof readNameAt>[2]): NameFound | null {
   const name = readNameAt(text, start, cue);
   const introduced = cue !== 'capitalised';
-  return name === null || isStreetOrPlace(text, start, name.end, introduced) ? null : name;
+  if (name === null || isStreetOrPlace(text, start, name.end, introduced)) return null;
+  return QUALIFICATION_AFTER.test(text.slice(name.end, name.end + 40)) ? null : name;
 }
 
 function fromIntroductions(text: string): Candidate[] {
@@ -30,13 +31,14 @@ function fromIntroductions(text: string): Candidate[] {
   return found;
 }
 
-// "Jennifer here" / "Priya Patel here": up to three capitalised words opening a clause.
-const NAME_HERE = /(?:^|[.!?,;:]\s*|\b(?:hi|hello|hey|hola)[,!]?\s+)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3})here\b/gu;
+// "Jennifer here" / "Priya Patel here" / "Tomás Banderas aquí": up to three capitalised words opening
+// a clause. The greeting is tried first, so that "Hey Nick here" reads "Nick", not "Hey Nick".
+const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)[,!]?\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
 
 function fromNameHere(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(NAME_HERE)) {
-    const start = m.index + m[0].length - (m[1] ?? '').length - 'here'.length;
+    const start = m.index + m[0].length - (m[1] ?? '').length - 4;
     const name = personAt(text, start, 'capitalised');
     if (name !== null) found.push({ at: start, name: name.name });
   }
@@ -75,6 +77,15 @@ function trimToLetters(text: string): string {
   return text.slice(start, end);
 }
 
+// A form-like line: the name first, then a phone or an address ("Keisha Brown, 404 718 2296, ...").
+const DETAIL_NEXT = /^\s*(?:[,|;:–—-]\s*)?(?:\+?\(?\d|[\w.+-]+@)/u;
+
+function fromFormLine(text: string): Candidate[] {
+  const start = /^\s*/u.exec(text)?.[0].length ?? 0;
+  const name = personAt(text, start, 'capitalised');
+  return name !== null && name.name.includes(' ') && DETAIL_NEXT.test(text.slice(name.end)) ? [{ at: start, name: name.name }] : [];
+}
+
 function fromSignOffs(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(SIGN_OFF)) {
@@ -98,8 +109,10 @@ function fromEntities(text: string): Candidate[] {
     const words = cleaned.split(/\s+/);
     if (words.length < 2 || !/^\p{Lu}/u.test(cleaned)) continue;
     if (words.some((w) => NOT_A_NAME.has(fold(w.replace(/\.$/, ''))))) continue;
-    if (ADDRESSING_BEFORE.test(text.slice(0, Math.max(0, at)))) continue;
+    const before = text.slice(Math.max(0, at - 40), Math.max(0, at)).trimEnd();
+    if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) continue;
     const name = personAt(text, at, 'capitalised');
+    if (name !== null && STAFF_AFTER.test(text.slice(name.end, name.end + 40))) continue;
     if (name !== null && name.name.includes(' ')) found.push({ at, name: name.name });
   }
   return found;
@@ -110,12 +123,5 @@ const first = (candidates: Candidate[]): string | null =>
 
 /** The writer's own name, capitalised, or null when the message does not give one. */
 export function findName(text: string): string | null {
-  return first(fromIntroductions(text)) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
-}
-
-/** compromise alone (first person entity, punctuation trimmed): kept to measure against findName. */
-export function findNameWithEntitiesOnly(text: string): string | null {
-  const person = nlp(text).people().out('array')[0] as string | undefined;
-  const cleaned = trimToLetters(person ?? '');
-  return cleaned === '' ? null : cleaned;
+  return first(fromIntroductions(text)) ?? first(fromFormLine(text)) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
 }

@@ -7,6 +7,8 @@ import type { CountryCode } from 'libphonenumber-js';
 import { fold } from './fold.ts';
 import { COUNTRY_WORDS, labelOf } from './phone-words.ts';
 
+const OWNER_BEFORE_NUMBER: ReadonlySet<string> = new Set(['my', 'mi', 'our', 'nuestro']);
+
 /** How far back a cue or label is looked for: a short clause ("my cell number is"). */
 const LOOK_BACK_CHARS = 60;
 const LOOK_BACK_WORDS = 6;
@@ -21,7 +23,10 @@ const TOKEN = /[\p{L}\p{M}]+(?:['’][\p{L}]+)?|#|[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]
  */
 export function labelBefore(text: string, start: number): 'phone' | 'not-phone' | null {
   const window = text.slice(Math.max(0, start - LOOK_BACK_CHARS), start);
-  const clause = window.slice(Math.max(window.lastIndexOf('!'), window.lastIndexOf('?'), window.lastIndexOf('\n')) + 1);
+  // A sentence ends at "!", "?", a line end or a full stop before a space ("the permit is on the
+  // dash. my number ..."): a label in an earlier sentence says nothing about these digits.
+  const fullStop = Math.max(window.lastIndexOf('. '), window.lastIndexOf('.\t'));
+  const clause = window.slice(Math.max(window.lastIndexOf('!'), window.lastIndexOf('?'), window.lastIndexOf('\n'), fullStop) + 1);
   const tokens = clause.match(TOKEN) ?? [];
   let sawNumberWord = false;
   let words = 0;
@@ -30,8 +35,11 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
     if (/\p{N}/u.test(token)) break;
     const label = labelOf(fold(token));
     if (label === 'phone' || label === 'not-phone') return label;
-    if (label === 'number') sawNumberWord = true;
-    else words++;
+    if (label === 'number') {
+      // "my number", "mi número": the writer's own number, whatever labels stand further back.
+      if (OWNER_BEFORE_NUMBER.has(fold(tokens[i - 1] ?? ''))) return 'phone';
+      sawNumberWord = true;
+    } else words++;
   }
   return sawNumberWord ? 'phone' : null;
 }

@@ -36,6 +36,7 @@ const NOT_PHONE_WORDS = list(`
   salary salario sueldo ssn itin ein payment pago check cheque amount monto total balance saldo
   calle street avenue ave avenida av blvd boulevard road box apartado gate door puerta mailbox buzon
   year years ano anos sqft sq square meters metros pies
+  report reporte request requests incident incidente complaint queja
 `);
 
 /** Spanish verbs of calling that also name people ("me llamo Ana", "se llama Luis"): never a cue. */

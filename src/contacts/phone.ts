@@ -64,10 +64,12 @@ function phoneAt(masked: string, start: number, end: number, number: PhoneNumber
   return number.isValid() || label === 'phone' || isTypicalLayout(masked.slice(start, end), number) ? number.number : null;
 }
 
-/** The phone numbers in the text, in order, as E.164 (at most `limit`). */
-export function findPhones(text: string, defaultRegion: CountryCode, limit = MAX_PHONES): string[] {
+export interface PhoneMatch { phone: string; start: number; end: number }
+
+/** The phone numbers in the text, in order, as E.164 with where they were written (at most `limit`). */
+export function findPhoneMatches(text: string, defaultRegion: CountryCode, limit = MAX_PHONES): PhoneMatch[] {
   const masked = maskEmails(text);
-  const found: string[] = [];
+  const found: PhoneMatch[] = [];
   // An unsupported region would make libphonenumber throw: then only "+<country>" numbers are read.
   const options: SearchOptions = isSupportedCountry(defaultRegion)
     ? { defaultCountry: defaultRegion, maxTries: MAX_REJECTED_CANDIDATES, leniency: 'POSSIBLE' }
@@ -75,10 +77,15 @@ export function findPhones(text: string, defaultRegion: CountryCode, limit = MAX
   let candidates = 0;
   for (const match of searchPhoneNumbersInText(masked, options as { defaultCountry?: CountryCode })) {
     const phone = phoneAt(masked, match.startsAt, match.endsAt, match.number);
-    if (phone !== null) found.push(phone);
+    if (phone !== null) found.push({ phone, start: match.startsAt, end: match.endsAt });
     if (found.length >= limit || ++candidates >= MAX_CANDIDATES) break;
   }
   return found;
+}
+
+/** The phone numbers in the text, in order, as E.164 (at most `limit`). */
+export function findPhones(text: string, defaultRegion: CountryCode, limit = MAX_PHONES): string[] {
+  return findPhoneMatches(text, defaultRegion, limit).map((m) => m.phone);
 }
 
 /** The first phone number in the text as E.164, or null. */

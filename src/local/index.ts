@@ -33,6 +33,8 @@ export interface LocalStackOptions {
   host?: string;
   /** The engine's pace when it streams a `rag` reply (ms between words; default 40, about a model's). */
   engineWordMs?: number;
+  /** The service's HANDOFF_SIGNING_SECRET: the handoff receiver then checks every delivery's signature. */
+  handoffSigningSecrets?: readonly string[];
 }
 
 const PORT_OFFSETS: Readonly<Record<LocalParty, number>> = { engine: 1, graphql: 2, handoff: 3, propertyApi: 4, translate: 5 };
@@ -90,7 +92,7 @@ export async function startLocalStack(opts: LocalStackOptions): Promise<LocalSta
       await serve('engine', buildEngineApp({ classifier, knowledge: getKnowledge(), retriever }, { wordMs: opts.engineWordMs ?? 40 }));
     }
     if (wants('graphql')) await serve('graphql', buildGraphqlApp(getStore()), GRAPHQL_PATH);
-    if (wants('handoff')) await serve('handoff', buildHandoffApp(getStore(), createDeliveryKeys(getDb())));
+    if (wants('handoff')) await serve('handoff', buildHandoffApp(getStore(), createDeliveryKeys(getDb()), { signingSecrets: opts.handoffSigningSecrets ?? [] }));
     if (wants('propertyApi')) await serve('propertyApi', buildPropertyApiApp(getKnowledge()));
     if (wants('translate')) {
       const translate = createTranslator(buildPhraseTable(getKnowledge()));

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { BackoffPolicy } from '../clients/backoff.ts';
 import { deliverHandoff } from '../clients/handoff-client.ts';
+import { createHandoffSigner } from '../clients/handoff-signature.ts';
 import type { HttpParty } from '../clients/http-json.ts';
 import type { Logger } from '../pipeline/ports.ts';
 import { DEFAULT_HANDOFF_BACKOFF, type RetryPolicy } from './delivery-policy.ts';
@@ -19,6 +20,8 @@ export interface OutboxTuning {
   readonly pollIntervalMs?: number;
   /** The BullMQ queue's name (tests give each service its own). */
   readonly queueName?: string;
+  /** The clock of the signatures' timestamps (tests move it to show each attempt is signed afresh). */
+  readonly signingClock?: () => number;
 }
 
 export interface HandoffOutboxConfig {
@@ -33,6 +36,8 @@ export interface HandoffOutboxConfig {
   readonly lockMs: number;
   /** The handoff receiver (HANDOFF_URL, HANDOFF_TIMEOUT_MS, its connection pool). */
   readonly receiver: HttpParty;
+  /** HANDOFF_SIGNING_SECRET (CONTRACTS 9); empty or absent: deliveries are not signed. */
+  readonly signingSecrets?: readonly string[];
   readonly logger: Logger;
   readonly events?: OutboxEvents;
   readonly tuning?: OutboxTuning;
@@ -40,7 +45,9 @@ export interface HandoffOutboxConfig {
 
 export async function createHandoffOutbox(config: HandoffOutboxConfig): Promise<Outbox> {
   const { logger, tuning = {} } = config;
-  const deliver: Deliver = (handoff, trace) => deliverHandoff(config.receiver, handoff, trace);
+  // Both outboxes deliver through this one function: every attempt of either is signed the same way.
+  const signing = { signer: createHandoffSigner(config.signingSecrets ?? []), now: tuning.signingClock ?? Date.now };
+  const deliver: Deliver = (handoff, trace) => deliverHandoff(config.receiver, handoff, trace, signing);
   const policy: RetryPolicy = { backoff: tuning.backoff ?? DEFAULT_HANDOFF_BACKOFF, maxAgeMs: config.maxAgeSeconds * 1000 };
   const events = config.events === undefined ? {} : { events: config.events };
   const local = createSqliteOutbox({

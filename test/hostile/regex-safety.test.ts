@@ -13,6 +13,11 @@ import { patternKey, verdicts } from './regex-verdicts.ts';
  * its file, its exact text and why.
  */
 
+/** libphonenumber-js's white-space class (findNumbers/utf-8.js) as RegExp#source spells it (line separators escaped). */
+const LIBPHONENUMBER_SPACES = ' \xA0\u1680\u180E\u2000-\u200A\\u2028\\u2029\u202F\u205F\u3000';
+const LIBPHONENUMBER_SPACE = `[${LIBPHONENUMBER_SPACES}]`;
+const LIBPHONENUMBER_NOT_SPACE = `[^${LIBPHONENUMBER_SPACES}]`;
+
 const NOT_ON_CALLER_OR_PARTY_TEXT: ReadonlyArray<{ file: string; source: string; why: string }> = [
   { file: 'src/config/load-config.ts', source: '\\/+$', why: 'a configured URL, read once at start-up' },
   { file: 'src/config/env-parsers.ts', source: '\\/+$', why: 'a configured URL, read once at start-up' },
@@ -20,6 +25,11 @@ const NOT_ON_CALLER_OR_PARTY_TEXT: ReadonlyArray<{ file: string; source: string;
   { file: 'src/clients/party-pool.ts', source: '\\/+$', why: "a party's configured base URL" },
   { file: 'src/telemetry/client-span.ts', source: '\\/+$', why: "a party's configured base URL" },
   { file: 'src/telemetry/tracing.ts', source: '\\/+$', why: 'the configured OTLP endpoint' },
+  // libphonenumber-js builds these when its matcher starts (the contact finders run once before the
+  // service listens) and applies them only to a candidate its own bounded PATTERN found (at most a few
+  // hundred characters), never to a whole message.
+  { file: 'src/contacts/phone.ts', source: `\\.+${LIBPHONENUMBER_SPACE}*([^.]+)`, why: "libphonenumber's inner match, on a bounded candidate" },
+  { file: 'src/contacts/phone.ts', source: `${LIBPHONENUMBER_SPACE}+(${LIBPHONENUMBER_NOT_SPACE}+)`, why: "libphonenumber's inner match, on a bounded candidate" },
   // The playground page runs in the visitor's browser on the reply it shows, never in the service.
   { file: 'src/http/playground/markdown.js', source: '__(?=\\S)(.+?)(?<=\\S)__', why: 'browser page' },
   { file: 'src/http/playground/markdown.js', source: '\\*\\*(?=\\S)(.+?)(?<=\\S)\\*\\*', why: 'browser page' },

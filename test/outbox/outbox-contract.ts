@@ -44,6 +44,13 @@ export function handoff(overrides: Partial<Handoff> = {}): Handoff {
     message: MESSAGE,
     contact: { name: 'Dana Whitfield', phone: '+14155550134', email: 'dana@example.com' },
     trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+    language: 'en',
+    reply: 'Someone from the team will contact you shortly.',
+    transcript: [
+      { role: 'user', content: MESSAGE },
+      { role: 'assistant', content: 'Someone from the team will contact you shortly.' },
+    ],
+    requested_at: '2026-11-25T18:00:00.000Z',
     ...overrides,
   };
 }

@@ -6,8 +6,10 @@ import { engineReply } from '../helpers/fixtures.ts';
 import { FIXED_ID, fakeDeps } from './fake-deps.ts';
 import { TRACE_ID, answeredContext, validRequest } from './step-context.ts';
 
-function context(contact: Contact | null, requested: boolean) {
-  return answeredContext(validRequest({ message: '  The kitchen is flooding!  ' }), {
+type History = ReturnType<typeof validRequest>['history'];
+
+function context(contact: Contact | null, requested: boolean, history: History = []) {
+  return answeredContext(validRequest({ message: '  The kitchen is flooding!  ', history }), {
     engineReply: engineReply({ intent: 'maintenance', sub_intent: 'emergency_maintenance' }),
     contact,
     agentHandoff: requested ? { requested: true, reason: 'emergency_maintenance' } : null,
@@ -41,7 +43,37 @@ describe('startHandoff (rule 8, CONTRACTS 3.3 and 6.3)', () => {
         message: 'The kitchen is flooding!',
         contact,
         trace_id: TRACE_ID,
+        language: 'en',
+        reply: 'Our office is open Monday to Friday, 9am to 6pm.',
+        transcript: [
+          { role: 'user', content: 'The kitchen is flooding!' },
+          { role: 'assistant', content: 'Our office is open Monday to Friday, 9am to 6pm.' },
+        ],
+        requested_at: '2026-01-01T00:00:00.000Z',
       },
+    ]);
+  });
+
+  it('sends the last 8 messages of the conversation, oldest first, this turn included (CONTRACTS 9)', async () => {
+    const history: History = Array.from({ length: 11 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}` }));
+    const { deps, calls } = fakeDeps();
+    await startHandoff(context(null, true, history), deps);
+    const transcript = calls.enqueued[0]?.transcript ?? [];
+    expect(transcript).toHaveLength(8);
+    expect(transcript.slice(0, 6).map((m) => m.content)).toEqual(['message 5', 'message 6', 'message 7', 'message 8', 'message 9', 'message 10']);
+    expect(transcript.slice(6)).toEqual([
+      { role: 'user', content: 'The kitchen is flooding!' },
+      { role: 'assistant', content: 'Our office is open Monday to Friday, 9am to 6pm.' },
+    ]);
+  });
+
+  it('uses the session cache\'s messages when the request sends no history', async () => {
+    const { deps, calls } = fakeDeps();
+    const session = { messages: [{ role: 'user' as const, content: 'is there parking?' }, { role: 'assistant' as const, content: 'Yes, two spots.' }] };
+    const ctx = { ...context(null, true), session: session as unknown as NonNullable<ReturnType<typeof context>['session']> };
+    await startHandoff(ctx, deps);
+    expect(calls.enqueued[0]?.transcript.map((m) => m.content)).toEqual([
+      'is there parking?', 'Yes, two spots.', 'The kitchen is flooding!', 'Our office is open Monday to Friday, 9am to 6pm.',
     ]);
   });
 

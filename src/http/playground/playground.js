@@ -62,16 +62,26 @@ const show = (id, text) => {
   $(id).textContent = text;
 };
 
+/**
+ * What was found, masked by the service (`contact_found`): "phone •••• 4567, email j•••@gmail.com".
+ * @param {any} body
+ */
+function contactRow(body) {
+  if (!CONTACT_SUB_INTENTS.has(body.sub_intent)) return 'not looked for (sub-intent does not ask for it)';
+  const ms = `${body.latency.extract_and_update_contact_latency.toFixed(1)} ms`;
+  const found = body.contact_found;
+  if (!found) return `looked for, none found (${ms})`;
+  const parts = [['name', found.name], ['phone', found.phone], ['email', found.email]].filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`);
+  return `${parts.join(', ')} (${ms})`;
+}
+
 /** @param {any} body */
 function showDetails(body) {
   show('intent', body.intent);
   show('sub-intent', body.sub_intent);
   show('retrieval-type', body.retrieval_type);
   show('language', body.language);
-  // The values themselves are personal data: the service stores them and never echoes them.
-  show('contact', CONTACT_SUB_INTENTS.has(body.sub_intent)
-    ? `looked for and stored when found (${body.latency.extract_and_update_contact_latency.toFixed(1)} ms)`
-    : 'not looked for (sub-intent does not ask for it)');
+  show('contact', contactRow(body));
   show('handoff', body.agent_handoff ? `started (${body.agent_handoff.reason})` : 'none');
   show('not-available', body.not_available.length > 0 ? body.not_available.join(', ') : 'none');
   show('message-id', body.message_id);

@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { CreateServiceMessageInput, MessageRole, UpdateServiceConversationInput } from '../../../schemas/graphql.schema.ts';
-import type { HandoffRequest } from '../../../schemas/handoff.schema.ts';
+import type { HandoffReceived } from '../../../schemas/handoff.schema.ts';
 import { toConversation, toHandoff, toMessage, type Row, type StoredConversation, type StoredHandoff, type StoredMessage } from './rows.ts';
 
 export type { StoredConversation, StoredHandoff, StoredMessage };
@@ -11,7 +11,7 @@ export interface ConversationStore {
   /** Creates the conversation when missing; members absent or null keep their stored value. */
   updateConversation(input: UpdateServiceConversationInput): StoredConversation;
   /** Records a handoff; the same delivery repeated (a retry) is stored once. */
-  recordHandoff(handoff: HandoffRequest): { readonly id: string; readonly duplicate: boolean };
+  recordHandoff(handoff: HandoffReceived): { readonly id: string; readonly duplicate: boolean };
   conversation(id: string): StoredConversation | undefined;
   messages(conversationId: string): StoredMessage[];
   handoffs(conversationId: string): StoredHandoff[];

@@ -1,0 +1,47 @@
+/**
+ * Words that say whose a phone number or an address is, and which of two the visitor wants used
+ * (CONTRACTS 9), in English and Spanish, lower-case and accent-free. Kept as data; each list is
+ * exercised by test/language/contact-preference.test.ts.
+ */
+const list = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s+/));
+
+/** Someone else's detail: a relative, a neighbour, or the property's own lines and pages. */
+export const OTHER_OWNER_WORDS = list(`
+  husband esposo wife esposa mom mother mama madre dad father papa padre son hijo daughter hija
+  roommate companero companera neighbor neighbour vecino vecina boyfriend novio girlfriend novia
+  brother hermano sister hermana friend amigo amiga grandma abuela grandpa abuelo landlord
+  leasing desk management administracion gerencia maintenance mantenimiento website web
+  sitio pagina ustedes your emergency emergencia voicemail buzon llamaron called left deje dejamos
+`);
+
+/**
+ * "office": the property's when "the", "your", "leasing", "la" ... stands before it ("I called your
+ * office at", "llamé a la oficina al"), otherwise the visitor's own work line ("office line ...",
+ * "my office phone").
+ */
+export const OFFICE_WORDS = list(`office oficina`);
+export const PROPERTY_OFFICE_BEFORE = list(`the your leasing front management rental la a al de del ustedes`);
+
+/** A detail the visitor is done with: "old number", "el anterior", "on file". */
+export const OLD_WORDS = list(`old viejo vieja anterior antiguo antigua former previous file dont don't never nunca`);
+
+/** The visitor's stated choice: "the new one", "use my personal", "mejor al mío", "instead". */
+export const PREFERRED_WORDS = list(`
+  new nuevo nueva instead mejor better prefer prefiero preferred personal mine mio mia use usen usa
+  ahora now
+`);
+
+/** Details a visitor gives but prefers less when another is there: work, school, landline. */
+export const SECOND_CHOICE_WORDS = list(`work trabajo school escuela job chamba business negocio landline fijo backup otro alternativo alternate`);
+
+/** "me", "my", "mi": the nearest of these before a detail makes it the writer's own. */
+export const SELF_WORDS = list(`me my mi i im yo`);
+
+/** After a detail: it does not work or is not for use ("is wrong", "no contesta", "goes to voicemail"). */
+export const NOT_FOR_USE_AFTER = list(`
+  wrong equivocado incorrecto busy ocupada ocupado voicemail buzon old viejo vieja anterior
+  contesta contestan sirve answered answer works working
+`);
+
+/** Kinds of line a visitor can name in a closing preference ("cell is better", "mejor al celular"). */
+export const LINE_KINDS = list(`cell celular cel mobile movil personal home casa work trabajo whatsapp`);

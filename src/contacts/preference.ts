@@ -1,0 +1,93 @@
+/**
+ * Which of the details found in a message is the visitor's own and preferred (CONTRACTS 9): never a
+ * relative's, a neighbour's or the property's own line ("I called your office at ...", "my husband's
+ * is ..."), never one the visitor calls old or wrong; a detail the visitor says to use ("the new one",
+ * "use my personal", "call me instead at", "cell is better") before the others; work or school ones
+ * after the others; otherwise the first. The words read are those of the clause before each detail
+ * and those after it up to the next clause boundary. Linear in the text.
+ */
+import { fold } from './fold.ts';
+import {
+  LINE_KINDS, NOT_FOR_USE_AFTER, OFFICE_WORDS, OLD_WORDS, OTHER_OWNER_WORDS, PREFERRED_WORDS, PROPERTY_OFFICE_BEFORE, SECOND_CHOICE_WORDS, SELF_WORDS,
+} from './preference-words.ts';
+
+export interface Found { readonly start: number; readonly end: number }
+
+type Standing = 'preferred' | 'plain' | 'second' | 'other';
+
+/** How far before the first detail, and after the last, words are read. */
+const WINDOW_CHARS = 80;
+
+const wordsOf = (text: string): string[] => (text.match(/[\p{L}\p{M}'’]+/gu) ?? []).map((w) => fold(w).replace(/['’]s$/, ''));
+
+// The last clause boundary of a stretch: a comma, a full stop before a space, ";", "!", "?", a line end, "(".
+const lastBoundary = (text: string): number => {
+  let at = -1;
+  for (const m of text.matchAll(/[,;!?\n(]|\.(?=\s|$)|\s[-–—]\s|\b(?:but|pero)\b/gu)) at = m.index + m[0].length;
+  return at;
+};
+const firstSentenceEnd = (text: string): number => {
+  const m = /[!?\n]|\.(?=\s|$)/u.exec(text);
+  return m === null ? text.length : m.index;
+};
+
+/** The words of the clause before a detail decide its standing; `null` when they say nothing. */
+function standingBefore(words: string[]): Standing | null {
+  if (words.some((w) => PREFERRED_WORDS.has(w))) return 'preferred';
+  for (let i = words.length - 1; i >= 0; i--) {
+    const w = words[i]!;
+    if (SELF_WORDS.has(w)) return null;
+    if (OLD_WORDS.has(w)) return 'other';
+    if (OFFICE_WORDS.has(w)) return PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? '') ? 'other' : 'second';
+    if (OTHER_OWNER_WORDS.has(w)) return 'other';
+    if (SECOND_CHOICE_WORDS.has(w)) return 'second';
+  }
+  return null;
+}
+
+const someoneElses = (words: string[], i: number): boolean =>
+  OTHER_OWNER_WORDS.has(words[i]!) || (OFFICE_WORDS.has(words[i]!) && PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? ''));
+
+function standingAfter(words: string[]): Standing | null {
+  if (words.some((w, i) => NOT_FOR_USE_AFTER.has(w) || someoneElses(words, i))) return 'other';
+  if (words.some((w) => PREFERRED_WORDS.has(w) || w === 'better' || w === 'mejor')) return 'preferred';
+  return null;
+}
+
+/** The detail the visitor wants used, or null when every one found is someone else's or unusable. */
+export function choosePreferred<T extends Found>(text: string, found: readonly T[]): T | null {
+  if (found.length === 0) return null;
+  const before: string[][] = [];
+  const after: string[][] = [];
+  for (let i = 0; i < found.length; i++) {
+    const from = i === 0 ? Math.max(0, found[0]!.start - WINDOW_CHARS) : found[i - 1]!.end;
+    const gap = text.slice(from, found[i]!.start);
+    const cut = lastBoundary(gap);
+    if (i === 0) {
+      before.push(wordsOf(gap.slice(Math.max(0, cut))));
+    } else {
+      after[i - 1] = wordsOf(gap.slice(0, Math.max(0, cut)));
+      before.push(wordsOf(gap.slice(Math.max(0, cut))));
+    }
+  }
+  const last = found.at(-1)!;
+  const tail = text.slice(last.end, last.end + WINDOW_CHARS);
+  const tailClause = tail.slice(0, firstSentenceEnd(tail));
+  after[found.length - 1] = wordsOf(tailClause.slice(0, /[,;]|\s[-–—]\s/u.exec(tailClause)?.index ?? tailClause.length));
+  // "home ..., cell ... - cell is better", "mejor al celular": the kind named last is preferred.
+  const tailWords = wordsOf(tailClause);
+  const namedKind = found.length > 1 ? tailWords.find((w) => LINE_KINDS.has(w)) : undefined;
+
+  const standings = found.map((_, i): Standing => {
+    const own = standingBefore(before[i]!);
+    const later = standingAfter(after[i] ?? []);
+    if (own === 'other' || later === 'other') return 'other';
+    if (namedKind !== undefined && before[i]!.includes(namedKind)) return 'preferred';
+    return own ?? later ?? 'plain';
+  });
+  for (const wanted of ['preferred', 'plain', 'second'] as const) {
+    const i = standings.indexOf(wanted);
+    if (i >= 0) return found[i]!;
+  }
+  return null;
+}
