@@ -1,10 +1,12 @@
 /**
  * The load: autocannon (programmatic API) posting chats, every request in a new session (so the
  * session cache never answers and every chat calls the engine), with optional extra headers
- * (a caller key) and a fresh `Idempotency-Key` per request.
+ * (a caller key) and a fresh `Idempotency-Key` per request. A variant may give its own messages,
+ * sent in turn (the hostile variant's worst-case texts).
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import type { ChatMessage } from './variants.ts';
 
 interface AutocannonRequest {
   method?: string;
@@ -35,6 +37,8 @@ export interface LoadOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** A new `Idempotency-Key` on every request. */
   readonly idempotencyKeys?: boolean;
+  /** Sent in turn instead of the one ordinary question. */
+  readonly messages?: readonly ChatMessage[];
 }
 
 export interface LoadResult {
@@ -53,19 +57,22 @@ const runPrefix = randomBytes(8).toString('hex');
 let sequence = 0;
 const nextHex = () => runPrefix + (sequence++).toString(16).padStart(16, '0');
 
-const BODY_HEAD =
+const bodyHead = ({ message, spanishSupport = false }: ChatMessage): string =>
   '{"propertyId":"1234567890123456789","orgId":"9876543210987654321","conversation_id":"1111111111111111111",' +
-  '"graphql_api_key":"bench-caller-key_1","tourScheduleEnabled":true,"history":[],' +
-  '"message":"What are your office hours on Saturday?","session_id":"';
+  `"graphql_api_key":"bench-caller-key_1","tourScheduleEnabled":true,"history":[],"spanish_support_enabled":${spanishSupport},` +
+  `"message":${JSON.stringify(message)},"session_id":"`;
+const DEFAULT_MESSAGES: readonly ChatMessage[] = [{ message: 'What are your office hours on Saturday?' }];
 
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const baseHeaders = { 'content-type': 'application/json', ...options.headers };
+  const heads = (options.messages ?? DEFAULT_MESSAGES).map(bodyHead);
+  let turn = 0;
   const request: AutocannonRequest = {
     method: 'POST',
     path: '/chat_adapter',
     headers: baseHeaders,
     setupRequest(req) {
-      req.body = `${BODY_HEAD}${nextHex()}"}`;
+      req.body = `${heads[turn++ % heads.length]}${nextHex()}"}`;
       if (options.idempotencyKeys === true) req.headers = { ...baseHeaders, 'idempotency-key': nextHex() };
       return req;
     },

@@ -134,6 +134,7 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
       connections: settings.connections,
       ...(targets[i]!.variant?.headers !== undefined && { headers: targets[i]!.variant!.headers! }),
       ...(targets[i]!.variant?.idempotencyKeys === true && { idempotencyKeys: true }),
+      ...(targets[i]!.variant?.messages !== undefined && { messages: targets[i]!.variant!.messages! }),
     });
     // /proc has no entry for a process that is gone (its exit event may come a moment later).
     const cpuOf = (t: Tally): ThreadCpu => {

@@ -18,7 +18,32 @@ export interface Variant {
   readonly headers?: Readonly<Record<string, string>>;
   /** A fresh `Idempotency-Key` header on every request. */
   readonly idempotencyKeys?: boolean;
+  /** The chat bodies sent, in turn (the default: one ordinary question). */
+  readonly messages?: readonly ChatMessage[];
 }
+
+export interface ChatMessage {
+  readonly message: string;
+  readonly spanishSupport?: boolean;
+}
+
+const MESSAGE_MAX_CHARS = 4000;
+const fill = (unit: string): string => unit.repeat(Math.ceil(MESSAGE_MAX_CHARS / unit.length)).slice(0, MESSAGE_MAX_CHARS);
+
+/**
+ * The worst a caller may send in one message (CONTRACTS 2 and 7): 4000 characters of the text that
+ * made language detection, normalisation, contact extraction and formatting super-linear before,
+ * with Spanish support on (so language detection runs). Each is a valid request.
+ */
+export const HOSTILE_MESSAGES: readonly ChatMessage[] = [
+  fill('😀'),
+  fill('a@'),
+  fill('Supercalifragilisticexpialidocious'),
+  fill('constructor '),
+  fill('Thanks, Sarah \n'),
+  fill('*a ['),
+  fill('1,000.0'),
+].map((message) => ({ message, spanishSupport: true }));
 
 const CALLER_KEY = 'bench-caller-key-0123456789abcdef';
 
@@ -47,6 +72,13 @@ export const VARIANTS: readonly Variant[] = [
     env: () => ({ CALLER_API_KEYS: `bench:${CALLER_KEY}` }),
     headers: { authorization: `Bearer ${CALLER_KEY}` },
     idempotencyKeys: true,
+  },
+  {
+    name: 'hostile',
+    description: 'worst-case messages: 4000 emoji, "a@", long words, prototype names, signatures, markup, digits; Spanish support on',
+    // As the default path runs (tracing on), so its CPU per chat compares with the `tracing` variant's.
+    env: () => ({}),
+    messages: HOSTILE_MESSAGES,
   },
 ];
 

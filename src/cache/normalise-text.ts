@@ -12,12 +12,16 @@
  *   comma becomes a point ("1,5" == "1.5"), leading zeros dropped ("05" == "5").
  */
 
-const GLUED_CONTRACTIONS: Readonly<Record<string, string>> = {
-  dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not', arent: 'are not',
-  wasnt: 'was not', werent: 'were not', cant: 'can not', cannot: 'can not', wont: 'will not',
-  havent: 'have not', hasnt: 'has not', hadnt: 'had not', shouldnt: 'should not',
-  wouldnt: 'would not', couldnt: 'could not', mustnt: 'must not', aint: 'is not',
-};
+// A Map, not an object literal: a visitor's word is data, and "constructor" must not find
+// Object.prototype.constructor (CONTRACTS 7).
+const GLUED_CONTRACTIONS: ReadonlyMap<string, readonly string[]> = new Map(
+  Object.entries({
+    dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not', arent: 'are not',
+    wasnt: 'was not', werent: 'were not', cant: 'can not', cannot: 'can not', wont: 'will not',
+    havent: 'have not', hasnt: 'has not', hadnt: 'had not', shouldnt: 'should not',
+    wouldnt: 'would not', couldnt: 'could not', mustnt: 'must not', aint: 'is not',
+  }).map(([glued, expanded]) => [glued, expanded.split(' ')]),
+);
 
 /** A word is a run of letters; a number is digits with optional `.`/`,` groups. */
 const TOKEN = /\p{L}+|\d+(?:[.,]\d+)*/gu;
@@ -27,11 +31,18 @@ function stripLeadingZeros(digits: string): string {
   return digits.replace(/^0+(?=\d)/, '');
 }
 
+/** "500" from "5000": a loop, as `/0+$/` retries from every zero of a long run (quadratic). */
+function dropTrailingZeros(digits: string): string {
+  let end = digits.length;
+  while (end > 0 && digits.charCodeAt(end - 1) === 48) end -= 1;
+  return digits.slice(0, end);
+}
+
 function canonicalNumber(raw: string): string {
   if (THOUSANDS.test(raw)) return stripLeadingZeros(raw.replace(/[.,]/g, ''));
   const decimal = /^(\d+)[.,](\d+)$/.exec(raw);
   if (decimal) {
-    const fraction = (decimal[2] ?? '').replace(/0+$/, '');
+    const fraction = dropTrailingZeros(decimal[2] ?? '');
     const whole = stripLeadingZeros(decimal[1] ?? '0');
     return fraction === '' ? whole : `${whole}.${fraction}`;
   }
@@ -58,9 +69,9 @@ export function normalisedTokens(text: string): string[] {
       tokens.push(canonicalNumber(token));
       continue;
     }
-    const expanded = GLUED_CONTRACTIONS[token];
+    const expanded = GLUED_CONTRACTIONS.get(token);
     if (expanded === undefined) tokens.push(token);
-    else tokens.push(...expanded.split(' '));
+    else tokens.push(...expanded);
   }
   return tokens;
 }

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { DownstreamError, OutboundRequestError } from '../errors.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 import type { CallTimer } from './call-timer.ts';
+import { parseBoundedJson } from './json-answer.ts';
 import { poolFetch } from './pool-fetch.ts';
 
 export interface GraphqlEndpoint {
@@ -47,6 +48,8 @@ export function graphqlAttempts(endpoint: GraphqlEndpoint): (call: GraphqlAttemp
     const headers = withTraceHeaders({ ...endpoint.headers, 'x-graphql-api-key': call.callerApiKey });
     const client = new GraphQLClient(endpoint.url, {
       excludeOperationName: true,
+      // Depth-checked, and no __proto__ / constructor / prototype member survives (json-answer.ts).
+      jsonSerializer: { parse: parseBoundedJson, stringify: JSON.stringify },
       fetch: (async (url: URL, init: RequestInit) => {
         handedOver = true;
         const res = await transport(url, init, headers);

@@ -7,6 +7,7 @@ import { attemptTimer, clientSpan, setErrorType, type OutboundTelemetry } from '
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 import { callError, failureReason, is2xx } from './call-failure.ts';
 import { callLimit, startCallTimer } from './call-timer.ts';
+import { AnswerBoundError, DEFAULT_MAX_ANSWER_BYTES, parseBoundedJson, readBoundedText } from './json-answer.ts';
 import { partyAddress } from './party-pool.ts';
 
 /** One downstream party: where it lives, how long a call may take, and its keep-alive pool. */
@@ -30,6 +31,8 @@ export interface JsonCall<S extends TSchema> {
   readonly okStatuses?: readonly number[];
   /** The chat's deadline (`performance.now()` clock): the call gets at most the time left. */
   readonly deadlineAt?: number | undefined;
+  /** The largest answer read (CONTRACTS 7); a larger one is out of contract. 1 MiB by default. */
+  readonly maxBytes?: number;
 }
 
 const OK_200: readonly number[] = [200];
@@ -114,9 +117,10 @@ export async function callJson<S extends TSchema>(target: HttpParty, call: JsonC
     async read(res) {
       let json: unknown;
       try {
-        json = await res.body.json();
+        json = parseBoundedJson(await readBoundedText(res.body, res.headers['content-length'], call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES));
       } catch (err) {
         // A connection reset or a timeout while reading is classified as such, not as bad JSON.
+        if (err instanceof AnswerBoundError) throw new DownstreamError(target.party, err.reason, { status: res.statusCode });
         if (!(err instanceof SyntaxError)) throw err;
         throw new DownstreamError(target.party, 'answered invalid JSON', { cause: err, status: res.statusCode });
       }

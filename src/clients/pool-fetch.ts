@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { is2xx } from './call-failure.ts';
+import { DEFAULT_MAX_ANSWER_BYTES, parseBoundedJson, readBoundedText } from './json-answer.ts';
 
 /** The part of a fetch `Response` that graphql-request reads: status, `ok`, a header, the text. */
 class PooledResponse {
@@ -22,7 +23,7 @@ class PooledResponse {
     return this.#text;
   }
   async json(): Promise<unknown> {
-    return JSON.parse(this.#text);
+    return parseBoundedJson(this.#text);
   }
 }
 
@@ -63,6 +64,7 @@ export function poolFetch(dispatcher: Dispatcher): PoolFetch {
       body: (init.body as string | null | undefined) ?? null,
       signal: init.signal ?? null,
     });
-    return new PooledResponse(res.statusCode, res.headers, await res.body.text());
+    // A party's answer is read within a ceiling (CONTRACTS 7), never buffered whole whatever its size.
+    return new PooledResponse(res.statusCode, res.headers, await readBoundedText(res.body, res.headers['content-length'], DEFAULT_MAX_ANSWER_BYTES));
   };
 }

@@ -12,9 +12,11 @@ interface CompromiseModel { one: { lexicon: Record<string, string | string[] | u
 const lexicon = (nlp as unknown as { model(): CompromiseModel }).model().one.lexicon;
 
 
+// The lexicon is a plain object: only its own entries count ("constructor" is not a tag list).
+const entry = (key: string): string | string[] | undefined => (Object.hasOwn(lexicon, key) ? lexicon[key] : undefined);
+
 function tagsOf(word: string): string[] {
-  const lower = word.toLowerCase();
-  const raw = lexicon[lower] ?? lexicon[fold(word)];
+  const raw = entry(word.toLowerCase()) ?? entry(fold(word));
   if (raw === undefined) return [];
   return Array.isArray(raw) ? raw : [raw];
 }

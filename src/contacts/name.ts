@@ -45,14 +45,42 @@ function fromNameHere(text: string): Candidate[] {
 
 // A signature ends the message or is followed by contact details, not by more sentence
 // ("Thanks, Sarah" / "- David Brown, david@x.com"; not "Thanks. What's the deposit?").
-const AFTER_SIGNATURE = /^\s*(?:[.!]?\s*$|[,;:\n–—-]\s*(?:[\w.+-]+@|\+?\(?\d))/u;
+// The white space after the name is trimmed first: patterns that start with `\s*` and may fail
+// later retry every split of a long run of spaces (quadratic).
+const SIGNATURE_END = /^[.!]?\s*$/u;
+const CONTACT_START = /^(?:[\w.+-]+@|\+?\(?\d)/u;
+const SEPARATED_CONTACT = /^[,;:–—-]\s*(?:[\w.+-]+@|\+?\(?\d)/u;
+
+function isSignatureEnd(after: string): boolean {
+  const rest = after.trimStart();
+  if (SIGNATURE_END.test(rest) || SEPARATED_CONTACT.test(rest)) return true;
+  return after.slice(0, after.length - rest.length).includes('\n') && CONTACT_START.test(rest);
+}
+
+const LETTER = /^\p{L}$/u;
+const FIRST_LETTER = /\p{L}/u;
+
+/** Without leading non-letters and trailing characters other than letters and dots (loops: linear). */
+function trimToLetters(text: string): string {
+  const start = text.search(FIRST_LETTER);
+  if (start === -1) return '';
+  let end = text.length;
+  while (end > start) {
+    const unit = text.charCodeAt(end - 1);
+    const width = unit >= 0xdc00 && unit <= 0xdfff && end - 2 >= start ? 2 : 1;
+    const last = text.slice(end - width, end);
+    if (last === '.' || LETTER.test(last)) break;
+    end -= width;
+  }
+  return text.slice(start, end);
+}
 
 function fromSignOffs(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(SIGN_OFF)) {
     const start = m.index + m[0].length;
     const name = personAt(text, start, 'capitalised');
-    if (name !== null && AFTER_SIGNATURE.test(text.slice(name.end))) found.push({ at: start, name: name.name });
+    if (name !== null && isSignatureEnd(text.slice(name.end))) found.push({ at: start, name: name.name });
   }
   return found;
 }
@@ -66,7 +94,7 @@ function fromEntities(text: string): Candidate[] {
   const people = nlp(text.slice(0, ENTITY_SCAN_CHARS)).people().json({ offset: true }) as Array<{ text: string; offset?: { start: number } }>;
   for (const person of people) {
     const at = person.offset?.start ?? text.indexOf(person.text);
-    const cleaned = person.text.replace(/^[^\p{L}]+|[^\p{L}.]+$/gu, '');
+    const cleaned = trimToLetters(person.text);
     const words = cleaned.split(/\s+/);
     if (words.length < 2 || !/^\p{Lu}/u.test(cleaned)) continue;
     if (words.some((w) => NOT_A_NAME.has(fold(w.replace(/\.$/, ''))))) continue;
@@ -88,6 +116,6 @@ export function findName(text: string): string | null {
 /** compromise alone (first person entity, punctuation trimmed): kept to measure against findName. */
 export function findNameWithEntitiesOnly(text: string): string | null {
   const person = nlp(text).people().out('array')[0] as string | undefined;
-  const cleaned = person?.replace(/^[^\p{L}]+|[^\p{L}.]+$/gu, '') ?? '';
+  const cleaned = trimToLetters(person ?? '');
   return cleaned === '' ? null : cleaned;
 }

@@ -73,7 +73,7 @@ export function countryHint(text: string, start: number, end: number): CountryHi
   if (code !== undefined) return { callingCode: code };
   const around = `${text.slice(Math.max(0, start - COUNTRY_WINDOW_CHARS), start)} ${after}`;
   for (const word of around.match(/[\p{L}\p{M}]+/gu) ?? []) {
-    const country = COUNTRY_WORDS[fold(word)];
+    const country = COUNTRY_WORDS.get(fold(word));
     if (country !== undefined) return { country };
   }
   return null;

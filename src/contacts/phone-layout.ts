@@ -5,7 +5,8 @@
 import type { PhoneNumber } from 'libphonenumber-js';
 
 // An extension after the number ("ext. 3", "x12", ", extensión 204", "#4") is not part of its layout.
-const EXTENSION = /\s*,?\s*(?:ext\.?|extn\.?|extension|extensi[oó]n|x|#)\s*\d+\s*$/i;
+// (What precedes it is a separator between digit groups anyway; matching it too made the pattern cubic.)
+const EXTENSION = /(?:ext\.?|extn\.?|extension|extensi[oó]n|x|#)\s*\d+\s*$/i;
 
 const digitGroups = (written: string): string[] => written.replace(EXTENSION, '').split(/\D+/).filter((g) => g !== '');
 

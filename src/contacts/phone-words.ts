@@ -57,7 +57,7 @@ export function labelOf(folded: string): Label | null {
  * Countries named near a number ("mi whatsapp es 55 1234 5678 de México", "my UK mobile"): the
  * number is read in that country's plan when the default region does not fit it.
  */
-export const COUNTRY_WORDS: Readonly<Record<string, CountryCode>> = {
+export const COUNTRY_WORDS: ReadonlyMap<string, CountryCode> = new Map(Object.entries({
   mexico: 'MX', mexicano: 'MX', mexicana: 'MX', mexican: 'MX',
   espana: 'ES', spain: 'ES', espanol: 'ES', espanola: 'ES',
   colombia: 'CO', colombiano: 'CO', colombiana: 'CO', colombian: 'CO',
@@ -67,4 +67,4 @@ export const COUNTRY_WORDS: Readonly<Record<string, CountryCode>> = {
   guatemala: 'GT', honduras: 'HN', nicaragua: 'NI', salvador: 'SV', panama: 'PA', cuba: 'CU',
   brasil: 'BR', brazil: 'BR', uk: 'GB', england: 'GB', britain: 'GB', inglaterra: 'GB',
   france: 'FR', francia: 'FR', germany: 'DE', alemania: 'DE',
-};
+} satisfies Record<string, CountryCode>));

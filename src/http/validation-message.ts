@@ -31,6 +31,6 @@ export function validationMessage(error: SchemaError | undefined): string {
   const leaf = field.replace(/^.*[.\]]/, '');
   let rule: string;
   if (error.keyword === 'type') rule = `must be of type ${String(error.params['type'])}`;
-  else rule = FIELD_RULES[leaf] ?? error.message ?? 'is invalid';
+  else rule = (Object.hasOwn(FIELD_RULES, leaf) ? FIELD_RULES[leaf] : undefined) ?? error.message ?? 'is invalid';
   return `Invalid request: '${field}' ${rule}`;
 }

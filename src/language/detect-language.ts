@@ -10,20 +10,38 @@
  * email or phone on its own, emoji, punctuation. A single evidence word does decide, though:
  * "gracias", "hola", "mañana" are plainly Spanish and "thanks", "hello" plainly English, so the
  * reply follows them; "ok", "no", "sí" and "yes" are typed by both kinds of speaker and stay neutral.
+ *
+ * Only the first MAX_CHARS characters are read: a message says which language it is in long before
+ * that, and the cost of one chat then stays the same whatever its length (CONTRACTS 7). Addresses
+ * are removed token by token (split at white space), in time linear in the text.
  */
 import { ENGLISH_WORDS, NEUTRAL_WORDS, SPANISH_WORDS } from './language-words.ts';
 
 export type DetectedLanguage = 'en' | 'es' | 'unknown';
 
 const MARGIN = 1;
-const EMAIL_OR_URL = /\S+@\S+|\bhttps?:\/\/\S+|\bwww\.\S+/giu;
+export const MAX_CHARS = 1000;
+const WHITE_SPACE = /\s+/u;
+/** Where a web address starts inside a token ("see:https://..." keeps "see:"). */
+const URL_START = /\bhttps?:\/\/|\bwww\./iu;
 const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}]+)*/gu;
 const ACCENTED = /[áéíóúüñ]/iu;
 
 const fold = (word: string): string => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/g, "'");
 
+/** The text without email addresses (a token holding "@") and web addresses (from their start to the token's end). */
+function withoutAddresses(text: string): string {
+  const kept: string[] = [];
+  for (const token of text.split(WHITE_SPACE)) {
+    if (token.includes('@')) continue;
+    const url = URL_START.exec(token);
+    kept.push(url === null ? token : token.slice(0, url.index));
+  }
+  return kept.join(' ');
+}
+
 export function detectLanguage(text: string): DetectedLanguage {
-  const cleaned = text.replace(EMAIL_OR_URL, ' ');
+  const cleaned = withoutAddresses(text.slice(0, MAX_CHARS));
   const words = cleaned.match(WORD) ?? [];
   const folded = words.map(fold);
   if (folded.every((w) => NEUTRAL_WORDS.has(w))) return 'unknown';

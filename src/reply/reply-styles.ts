@@ -1,5 +1,8 @@
 /**
- * Reply formatting by retrieval type (CONTRACTS 4). Pure functions: text in, text out.
+ * Reply formatting by retrieval type (CONTRACTS 4). Pure functions: text in, text out, in time linear
+ * in the text (CONTRACTS 7): no pattern here can retry a long stretch of text from many starting
+ * points. A delimited span (a link, bold, italics) excludes its own opening delimiter, so the scans
+ * from two openings never overlap; test/hostile/regex-safety.test.ts checks every pattern.
  */
 import type { RetrievalType } from '../../schemas/chat-response.schema.ts';
 import type { EngineDataItem } from '../../schemas/engine.schema.ts';
@@ -12,7 +15,6 @@ const WHITE_SPACE_RUN = /\s+/g;
 const NOT_SINGLE_SPACED = /\s\s|[^\S ]/;
 const BLANKS_RUN = /[ \t]+/g;
 const EXTRA_BLANK_LINES = /\n{3,}/g;
-const TRAILING_PUNCTUATION = /[\s,;:.-]+$/;
 const UNDERSCORES = /_/g;
 /** A sentence ends at . ! ? … followed by space, but not after an abbreviation ("Dr.", "a.m."). */
 const SENTENCE_END = /(?<![\s(](?:Dr|Mr|Mrs|Ms|Jr|Sr|Sra|Srta|St|Ave|Apt|a\.m|p\.m|e\.g|i\.e|approx)\.)(?<=[.!?…])\s+/i;
@@ -36,12 +38,14 @@ export function verbose(text: string): string {
  * markup, and a global replace scans the whole text even when nothing matches.
  */
 const MARKDOWN_RULES: ReadonlyArray<readonly [RegExp, string, readonly string[]]> = [
-  [/!\[([^\]]*)\]\([^)]*\)/g, '$1', ['](']], // images -> alt text
-  [/\[([^\]]+)\]\([^)]*\)/g, '$1', ['](']], // links -> text
+  [/!\[([^[\]]*)\]\([^()]*\)/g, '$1', ['](']], // images -> alt text
+  [/\[([^[\]]+)\]\([^()]*\)/g, '$1', ['](']], // links -> text
   [/`{1,3}([^`]*)`{1,3}/g, '$1', ['`']], // code
-  [/(\*\*|__)(.+?)\1/g, '$2', ['**', '__']], // bold
-  [/(?<![\w*])[*_](?!\s)(.+?)(?<!\s)[*_](?![\w*])/g, '$1', ['*', '_']], // italics
-  [/~~(.+?)~~/g, '$1', ['~~']], // strike-through
+  [/\*\*([^*\n]+)\*\*/g, '$1', ['**']], // bold
+  [/__([^_\n]+)__/g, '$1', ['__']],
+  [/(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])/g, '$1', ['*']], // italics
+  [/(?<![\w_])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w_])/g, '$1', ['_']],
+  [/~~([^~\n]+)~~/g, '$1', ['~~']], // strike-through
   [/^\s{0,3}#{1,6}\s+/gm, '', ['#']], // headings
   [/^\s{0,3}>\s?/gm, '', ['>']], // block quotes
   [LIST_MARKERS, '', []], // list bullets: any line may start with one
@@ -57,6 +61,18 @@ export function stripMarkdown(text: string): string {
 }
 
 const HIGH_SURROGATE_AT_END = /[\uD800-\uDBFF]$/;
+const TRAILING_PUNCTUATION = new Set([',', ';', ':', '.', '-']);
+
+/** Without trailing white space and `,;:.-`: a loop, as `/[\s,;:.-]+$/` retries from every character of a run. */
+function trimTrailingPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const c = text.charAt(end - 1);
+    if (!TRAILING_PUNCTUATION.has(c) && c.trim() !== '') break;
+    end -= 1;
+  }
+  return text.slice(0, end);
+}
 
 function cutAtWord(sentence: string, max: number): string {
   let room = sentence.slice(0, max - 1);
@@ -64,7 +80,7 @@ function cutAtWord(sentence: string, max: number): string {
   if (HIGH_SURROGATE_AT_END.test(room)) room = room.slice(0, -1);
   const lastSpace = room.lastIndexOf(' ');
   const cut = lastSpace > max / 2 ? room.slice(0, lastSpace) : room;
-  return `${cut.replace(TRAILING_PUNCTUATION, '')}…`;
+  return `${trimTrailingPunctuation(cut)}…`;
 }
 
 /** `rag`, `fixed`, `adapter`, `spf`: one paragraph, markup removed, whole sentences up to 500 characters. */

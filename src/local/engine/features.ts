@@ -33,7 +33,8 @@ function conceptsOf(folded: readonly string[]): string[] {
 const MODIFIER_CONCEPTS = new Set(['c:day', 'c:day+']);
 
 const PHONE = /\+?\d[\d\s().-]{5,}\d/;
-const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/;
+// One character before the "@" is enough to say there is an address; `[^\s@]+@` would rescan a long word from each of its letters.
+const EMAIL = /[^\s@]@[^\s@]+\.[^\s@]+/;
 
 export interface MessageFeatures {
   readonly features: string[];

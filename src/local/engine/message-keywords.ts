@@ -1,8 +1,8 @@
 import { foldAccents } from '../knowledge/words.ts';
 
-const NUMBER_WORDS: Readonly<Record<string, number>> = {
+const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(Object.entries({
   one: 1, two: 2, three: 3, four: 4, un: 1, una: 1, uno: 1, dos: 2, tres: 3, cuatro: 4,
-};
+}));
 const BEDROOM_COUNT =
   /\b(\d|one|two|three|four|una?|uno|dos|tres|cuatro)[\s-]*(?:bed(?:room)?s?|br|bd|recamaras?|habitacion(?:es)?|dormitorios?|cuartos?)\b/;
 const STUDIO = /\b(?:studios?|estudios?)\b/;
@@ -11,7 +11,7 @@ const STUDIO = /\b(?:studios?|estudios?)\b/;
 export function bedroomCount(message: string): number | undefined {
   const text = foldAccents(message.toLowerCase());
   const match = BEDROOM_COUNT.exec(text);
-  if (match?.[1] !== undefined) return NUMBER_WORDS[match[1]] ?? Number(match[1]);
+  if (match?.[1] !== undefined) return NUMBER_WORDS.get(match[1]) ?? Number(match[1]);
   return STUDIO.test(text) ? 0 : undefined;
 }
 

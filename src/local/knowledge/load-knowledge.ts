@@ -33,10 +33,10 @@ function readChecked<S extends TSchema>(file: string, schema: S): Static<S> {
 }
 
 function fill(text: string, p: Property): string {
-  const values: Record<string, string> = {
+  const values = new Map(Object.entries({
     name: p.name, phone: p.phone, emergencyPhone: p.emergencyPhone, email: p.email, address: p.address,
-  };
-  return text.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+  }));
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => values.get(key) ?? whole);
 }
 
 /** Loads and checks src/local/data/properties.json and replies.json (fails fast on a bad edit). */

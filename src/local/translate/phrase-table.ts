@@ -14,7 +14,7 @@ export function normalizeSpace(text: string): string {
 function propertyPairs(p: Property, k: Knowledge): Bi[] {
   const prefixed = (name: string): Bi => {
     const [first = '', ...rest] = name.split(' ');
-    const es = k.namePrefixes[first];
+    const es = Object.hasOwn(k.namePrefixes, first) ? k.namePrefixes[first] : undefined;
     return { en: name, es: es === undefined ? name : [es, ...rest].join(' ') };
   };
   return [

@@ -1,0 +1,65 @@
+/**
+ * Reading a party's JSON answer within bounds (CONTRACTS 7): at most `maxBytes` are read (the rest is
+ * never buffered: the body is destroyed as soon as it goes over), at most MAX_ANSWER_DEPTH levels of
+ * objects and arrays are accepted (the answer itself is level 1), and members named `__proto__`,
+ * `constructor` or `prototype` are dropped at every level, so that no party's text ever reaches a
+ * prototype, or a caller, as one of those names.
+ */
+import type { Dispatcher } from 'undici';
+
+export const MAX_ANSWER_DEPTH = 32;
+
+/** Answers most parties give are a few KiB; a list of units or slots stays well under this. */
+export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
+
+const FORBIDDEN_MEMBERS = ['__proto__', 'constructor', 'prototype'] as const;
+
+/** Why an answer is out of bounds, in fixed words (safe to log). */
+export class AnswerBoundError extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'AnswerBoundError';
+    this.reason = reason;
+  }
+}
+
+/** The body as text, or AnswerBoundError once more than `maxBytes` arrive (or are announced). */
+export async function readBoundedText(body: Dispatcher.ResponseData['body'], announced: string | string[] | undefined, maxBytes: number): Promise<string> {
+  const length = typeof announced === 'string' ? Number(announced) : Number.NaN;
+  if (length > maxBytes) {
+    body.destroy();
+    throw new AnswerBoundError(`answer over ${maxBytes} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new AnswerBoundError(`answer over ${maxBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Drops the forbidden members in place and checks the depth (the recursion stops at the limit). */
+function sanitise(value: unknown, depth: number): void {
+  if (value === null || typeof value !== 'object') return;
+  if (depth > MAX_ANSWER_DEPTH) throw new AnswerBoundError(`answer nested deeper than ${MAX_ANSWER_DEPTH} levels`);
+  if (Array.isArray(value)) {
+    for (const item of value) sanitise(item, depth + 1);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const name of FORBIDDEN_MEMBERS) if (Object.hasOwn(record, name)) delete record[name];
+  for (const member of Object.values(record)) sanitise(member, depth + 1);
+}
+
+/** JSON.parse (a SyntaxError for malformed text), then the depth and member rules above. */
+export function parseBoundedJson(text: string): unknown {
+  const parsed: unknown = JSON.parse(text);
+  sanitise(parsed, 1);
+  return parsed;
+}
