@@ -28,9 +28,12 @@ function hasEmailAddress(text: string): boolean {
     if (at === 0 || !EMAIL_LOCAL.test(text[at - 1]!)) continue;
     let end = at + 1;
     while (end < text.length && EMAIL_DOMAIN.test(text[end]!)) end += 1;
-    const domain = text.slice(at + 1, end).replace(/\.+$/, '');
-    const dot = domain.lastIndexOf('.');
-    if (dot > 0 && domain.length - dot > 2) return true;
+    // A full stop after the address ends the sentence, not the domain.
+    let last = end;
+    while (last > at + 1 && text[last - 1] === '.') last -= 1;
+    let dot = last - 1;
+    while (dot > at + 1 && text[dot] !== '.') dot -= 1;
+    if (dot > at + 1 && last - dot > 2) return true;
     // The next `@` is searched from here: nothing before `end` is read again.
     at = Math.max(at, end - 1);
   }
