@@ -1,7 +1,7 @@
 // Sends one chat to this service and says, in words for the person at the page, what went wrong
 // when it did not work. Nothing here touches the page.
 
-/** CONTRACTS 2: `message` is 1..4000 characters once trimmed. */
+/** The service takes a `message` of 1..4000 characters once trimmed (a longer one is a 400). */
 export const MAX_MESSAGE_CHARS = 4000;
 
 /**
