@@ -7,6 +7,8 @@ export default defineConfig({
     globalSetup: ['./test/browser/require-chromium.ts', './test/support/build-service.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     environment: 'node',
+    // One file at a time: each starts the service and a Chromium, and the machine may have 2 cores.
+    fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 90_000,
   },

@@ -3,6 +3,7 @@ import { loadConfig } from './config/load-config.ts';
 import { ConfigError, InvalidConfigError } from './config/env-parsers.ts';
 import { explainBusyPort, StartUpError } from './config/start-up-errors.ts';
 import { composeService } from './compose.ts';
+import { browserPort } from './http/browser-port.ts';
 import { closeOnSignal } from './runtime/graceful-shutdown.ts';
 import { releaseStartUpMemory } from './runtime/release-start-up-memory.ts';
 import { createLogger } from './telemetry/logger.ts';
@@ -25,6 +26,7 @@ async function start() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const service = await composeService(config, logger);
+  const forBrowsers = config.playgroundListener && browserPort(service.app, { host: config.host, playground: config.playground, ...config.playgroundListener }, logger);
   // Plugins loaded and routes compiled first, so the collection also takes their start-up garbage;
   // it runs before the port opens, so no request waits for it.
   await service.app.ready();
@@ -42,6 +44,7 @@ async function start() {
       service.app.log.level = level;
     });
   logger.info({ url, environment: config.environment, ...(startUpGcMs !== undefined && { startUpGcMs: Math.round(startUpGcMs) }) }, 'chat adapter listening');
+  await forBrowsers?.listen();
   return { config, logger, service };
 }
 

@@ -58,8 +58,8 @@ async function answerFor(action: AdapterAction, ctx: Readonly<ChatContext>, deps
 /**
  * CONTRACTS 3.1/3.5: an `adapter` reply with an `adapter_action` is answered by the service itself
  * from the property management API, written directly in the reply language. A failing property API
- * never fails the chat: the reply says the information is not available right now and the topic
- * is added to `not_available`. Only the party's failure (a DownstreamError) does that; a request
+ * never fails the chat: the reply says the information is not available right now (or, when the
+ * API answers 404, that the property is not known there) and the topic is added to `not_available`. Only the party's failure (a DownstreamError) does that; a request
  * this service could not build (OutboundRequestError) or another defect of its own is a 500.
  */
 export function answerFromPropertyApi(ctx: Readonly<ChatContext>, deps: Deps): ContextPatch | Promise<ContextPatch> {
@@ -81,6 +81,7 @@ async function answerWithPropertyData(ctx: Readonly<ChatContext>, deps: Deps, re
       'property API failed; replying that the information is not available',
     );
     const notAvailable = [...(reply.not_available ?? []), action];
-    return { engineReply: { ...reply, response: notAvailableNow(action, language), language, not_available: notAvailable } };
+    const response = notAvailableNow(action, language, err.status === 404);
+    return { engineReply: { ...reply, response, language, not_available: notAvailable } };
   }
 }

@@ -102,4 +102,10 @@ export interface Config {
   readonly handoffDeadLetterTtlSeconds: number;
   /** PLAYGROUND: serve the chat page at /playground (default: only in `local`). */
   readonly playground: boolean;
+  /**
+   * PLAYGROUND_PORT: the same app also listens here (on HOST), a port browsers accept; undefined =
+   * off (0, outside `local` by default, or the same as PORT). `required`: set explicitly, so a busy
+   * port stops the start instead of being skipped with a warning.
+   */
+  readonly playgroundListener: { readonly port: number; readonly required: boolean } | undefined;
 }

@@ -105,6 +105,19 @@ function timeZone(env: Env): string {
   return zone;
 }
 
+/**
+ * PLAYGROUND_PORT: a second listener for browsers, which refuse the API's port 6000 (a "bad port"
+ * of the fetch standard). On by default in `local` only; a port the operator asked for must be
+ * free, while the default gives way to a busy port.
+ */
+function playgroundListener(env: Env, local: boolean, port: number | undefined): Config['playgroundListener'] {
+  const asked = envOptionalString(env, 'PLAYGROUND_PORT') !== undefined;
+  const wanted = envInteger(env, 'PLAYGROUND_PORT', local ? 6080 : 0, 0, 65_535);
+  // 0 is off; the API's own port needs no second listener.
+  if (wanted === 0 || wanted === port) return undefined;
+  return { port: wanted, required: asked };
+}
+
 function routePrefix(env: Env): string {
   const prefix = envString(env, 'ROUTE_PREFIX', '').replace(/\/+$/, '');
   if (prefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) {
@@ -139,9 +152,11 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     Object.entries(TIMEOUT_VARIABLES).map(([party, { variable, fallback }]) => [party, check(() => envInteger(env, variable, fallback, 1, 600_000))]),
   ) as Record<Party, number>;
 
+  const port = check(() => envInteger(env, 'PORT', 6000, 0, 65_535));
   const config: Config = {
-    port: check(() => envInteger(env, 'PORT', 6000, 0, 65_535)),
-    host: envString(env, 'HOST', '0.0.0.0'),
+    port,
+    // An unauthenticated chat endpoint is not put on the network by default: loopback in local.
+    host: envString(env, 'HOST', local ? '127.0.0.1' : '0.0.0.0'),
     environment,
     urls: resolveUrls(env, file, local, problems),
     timeoutsMs,
@@ -187,6 +202,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     requestReceiveTimeoutMs: check(() => envInteger(env, 'REQUEST_RECEIVE_TIMEOUT_MS', 30_000, 100, 600_000)),
     maxConnections: check(() => envInteger(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000)),
     handoffDeadLetterTtlSeconds: check(() => envInteger(env, 'HANDOFF_DEAD_LETTER_TTL_S', 30 * 86_400, 3_600, 365 * 86_400)),
+    playgroundListener: check(() => playgroundListener(env, local, port)),
   };
   problems.done();
   return config;

@@ -7,6 +7,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { DOCS_PAGE } from './docs-page.ts';
 import { documentRoute, OPENAPI_INFO, OPENAPI_TAGS, SECURITY_SCHEMES } from './openapi-document.ts';
 import { simplifySchemas } from './openapi-schemas.ts';
 
@@ -23,7 +24,7 @@ export function registerDocs(app: FastifyInstance, routePrefix: string): void {
   });
   void app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { tryItOutEnabled: true, deepLinking: true, defaultModelsExpandDepth: 0, displayRequestDuration: true },
+    ...DOCS_PAGE,
     // The page, its assets and its "Try it out" requests stay on this service. (The plugin's default
     // policy has upgrade-insecure-requests, which would send "Try it out" to https on a plain-http host.)
     staticCSP: "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",

@@ -44,8 +44,9 @@ const IDEMPOTENCY_KEY = Type.String({
   maxLength: 257,
   pattern: '^[ -~]+$',
   description:
-    'Optional (CONTRACTS 6.2): 1..255 printable ASCII characters, bare or as a quoted string. A retry with the same key and the same request stores nothing twice and gets the same answer again (`Idempotent-Replayed: true`).',
-  examples: ['5f0c6a2e-8e1b-4d8a-9b7e-2c4f1d3a9e10'],
+    'Optional: 1..255 printable ASCII characters, bare or as a quoted string, e.g. a UUID. A retry with the same key and the same request stores nothing twice and gets the same answer again (`Idempotent-Replayed: true`); the same key with another request is refused (422). On this page, "Try it out" with the field left empty sends a new key each time.',
+  // No example value: the reference page would fill it into "Try it out", and a second run with an
+  // edited message would then reuse the key (422).
 });
 
 interface RouteSchema {

@@ -1,7 +1,8 @@
 /**
  * `GET /playground`: a single static page to chat with this service (served in `local` and with
  * PLAYGROUND=true). Plain HTML, CSS and JavaScript modules from src/http/playground/, no build step
- * and nothing from a CDN; the page talks to this same service only.
+ * and nothing from a CDN; the page talks to this same service only. Browsers refuse port 6000:
+ * they open it at PLAYGROUND_PORT (browser-port.ts).
  */
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';

@@ -4,7 +4,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { ChatRequestSchema } from '../../schemas/chat-request.schema.ts';
 import { ChatResponseSchema, type ChatResponse } from '../../schemas/chat-response.schema.ts';
 import {
-  BadRequestSchema, ConflictSchema, ForbiddenSchema, InternalErrorSchema, PayloadTooLargeSchema, ServiceUnavailableSchema,
+  BadRequestSchema, ConflictSchema, DetailTextSchema, ForbiddenSchema, InternalErrorSchema, PayloadTooLargeSchema, ServiceUnavailableSchema,
   TooManyRequestsSchema, UnauthorizedSchema, UnprocessableSchema, UnsupportedMediaTypeSchema,
 } from '../../schemas/errors.schema.ts';
 import { HeartbeatSchema } from '../../schemas/heartbeat.schema.ts';
@@ -108,6 +108,14 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
           return metrics.scrape();
         });
       }
+    });
+
+    // Other methods on the chat path: 405 naming the one it takes, not a 404 that says it is not there.
+    app.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+      url: '/chat_adapter',
+      schema: { hide: true, response: { 405: DetailTextSchema } },
+      handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ detail: 'Method Not Allowed: /chat_adapter takes POST' }),
     });
 
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses }, ...chatHooks }, async (request, reply) => {

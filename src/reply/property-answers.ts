@@ -9,7 +9,7 @@ import {
   area, bathrooms, bedrooms, clock, count, dayKey, joinAnd, longDay, money, parseDate, perMonth,
   safeTimeZone, shortDay, type Lang,
 } from './property-format.ts';
-import { moreOf, NOT_AVAILABLE, NOTHING_LISTED, TOURS_BY_OFFICE, type Topic } from './property-texts.ts';
+import { moreOf, NOT_AVAILABLE, NOTHING_LISTED, TOURS_BY_OFFICE, UNKNOWN_PROPERTY, type Topic } from './property-texts.ts';
 
 export type { Lang, Topic };
 export interface DateOptions { timeZone?: string; now?: Date }
@@ -135,6 +135,10 @@ export function describeNeighborhood(keywords: string[], lang: Lang): string {
   return endSentence(lang === 'es' ? `Cerca de la propiedad encontrará ${joinAnd(shown, lang)}` : `Near the property you'll find ${joinAnd(shown, lang)}`);
 }
 
-export function notAvailableNow(topic: Topic, lang: Lang): string {
-  return NOT_AVAILABLE[topic][lang];
+/**
+ * The reply when the property API gave no data: `unknownProperty` when it answered that it does not
+ * know the property (404), which waiting will not change; otherwise it could not answer right now.
+ */
+export function notAvailableNow(topic: Topic, lang: Lang, unknownProperty = false): string {
+  return (unknownProperty ? UNKNOWN_PROPERTY : NOT_AVAILABLE)[topic][lang];
 }

@@ -29,6 +29,38 @@ export const NOT_AVAILABLE: Texts = {
   },
 };
 
+const NOT_ON_RECORD = {
+  en: "I don't have this property on record, so I can't look up",
+  es: 'No tengo esta propiedad registrada, así que no puedo consultar',
+};
+const ASK_THE_OFFICE = {
+  en: 'The leasing office can help you directly.',
+  es: 'La oficina de arrendamiento puede ayudarle directamente.',
+};
+
+/**
+ * The property API does not know the `propertyId` (a 404): waiting will not help, so no "try again
+ * later" (the caller's property id is wrong or not set up there).
+ */
+export const UNKNOWN_PROPERTY: Texts = {
+  units: {
+    en: `${NOT_ON_RECORD.en} its available units. ${ASK_THE_OFFICE.en}`,
+    es: `${NOT_ON_RECORD.es} sus unidades disponibles. ${ASK_THE_OFFICE.es}`,
+  },
+  floor_plans: {
+    en: `${NOT_ON_RECORD.en} its floor plans. ${ASK_THE_OFFICE.en}`,
+    es: `${NOT_ON_RECORD.es} sus planos de planta. ${ASK_THE_OFFICE.es}`,
+  },
+  tour_slots: {
+    en: `${NOT_ON_RECORD.en} its tour times. ${ASK_THE_OFFICE.en}`,
+    es: `${NOT_ON_RECORD.es} sus horarios de visita. ${ASK_THE_OFFICE.es}`,
+  },
+  neighborhood: {
+    en: `${NOT_ON_RECORD.en} its neighborhood. ${ASK_THE_OFFICE.en}`,
+    es: `${NOT_ON_RECORD.es} información de su vecindario. ${ASK_THE_OFFICE.es}`,
+  },
+};
+
 /** The property API answered, with an empty list. */
 export const NOTHING_LISTED: Texts = {
   units: {

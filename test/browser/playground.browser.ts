@@ -1,47 +1,31 @@
 /**
- * The playground and the reference page in a real headless Chromium (Debian's, driven by
- * playwright-core), against the real service process with its embedded local stack: a question
- * typed into the page gets its reply, the waterfall has one bar per step of the response's
- * `latency.steps`, and nothing is loaded from anywhere but the service. Screenshots go to .artifacts/.
+ * The playground in a real headless Chromium (Debian's, driven by playwright-core), against the real
+ * service process with its embedded local stack, opened where a person opens it: at the
+ * browser-safe port the start-up log names (Chromium refuses the API's port 6000). On a phone (390
+ * CSS pixels) and a laptop (1280): a question gets its reply and a readable waterfall, long
+ * messages wrap instead of widening the page, a Spanish reply, a handoff. Screenshots go to
+ * .artifacts/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH } from './require-chromium.ts';
+import { stepKind } from '../../src/http/playground/waterfall.js';
+import { freePort } from '../helpers/redis-server.ts';
+import { ARTIFACTS, horizontalOverflow, launchChromium, openPage, type WatchedPage } from './chromium.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
-const ARTIFACTS = resolve(import.meta.dirname, '../../.artifacts');
-const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run',
-];
-
 let service: ServiceProcess;
-let context: BrowserContext;
-let profile: string;
-let page: Page;
-/** Every address the page asked for, and every error it reported (CSP violations included). */
-const requested: string[] = [];
-const pageErrors: string[] = [];
+let browser: Browser;
+let origin: string;
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  service = await startServiceProcess();
-  profile = mkdtempSync(join(tmpdir(), 'chat-adapter-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 900 } });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('request', (request) => requested.push(request.url()));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-  page.on('pageerror', (err) => pageErrors.push(err.message));
+  service = await startServiceProcess({ PLAYGROUND_PORT: String(await freePort()) });
+  origin = service.browserUrl!;
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+  await browser?.close();
   await service?.stop();
 });
 
@@ -65,7 +49,7 @@ function answerIn(body: string): ChatAnswer {
 }
 
 /** Types a question, sends it, and returns the service's answer as the page received it. */
-async function ask(question: string): Promise<ChatAnswer> {
+async function ask(page: Page, question: string): Promise<ChatAnswer> {
   const turns = await page.locator('.turn.assistant').count();
   await page.fill('#message', question);
   const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/chat_adapter')), page.click('#send')]);
@@ -76,40 +60,110 @@ async function ask(question: string): Promise<ChatAnswer> {
   return answer;
 }
 
-describe('the playground in Chromium', () => {
-  it('answers a typed question and draws one waterfall bar per step, in order', async () => {
-    await page.goto(`${service.url}/playground`);
-    await page.selectOption('#property', '1234567890123456789');
-    const answer = await ask('Do you have any 2 bedroom apartments available?');
+describe('where a browser opens the playground', () => {
+  it('is the port the start-up log names, not the API port 6000, which Chromium refuses', async () => {
+    expect(service.output()).toContain(`"playground":"${origin}/playground/"`);
+    const { page } = await openPage(browser, 1280);
+    await expect(page.goto('http://127.0.0.1:6000/playground/')).rejects.toThrow(/ERR_UNSAFE_PORT/);
+    const res = await (await page.context().newPage()).goto(`${origin}/playground`);
+    expect(res?.status()).toBe(200);
+    expect(await res?.frame().title()).toBe('Chat adapter playground');
+    await page.context().close();
+  });
+});
 
-    const reply = page.locator('.turn.assistant').last();
-    expect(await reply.innerText()).toContain(answer.response.slice(0, 30));
+describe.each([390, 1280])('the playground %i CSS pixels wide', (width) => {
+  let watched: WatchedPage;
+  let page: Page;
+
+  beforeAll(async () => {
+    watched = await openPage(browser, width);
+    page = watched.page;
+    await page.goto(`${origin}/playground`);
+    // A session of its own (the rate limit counts per session).
+    await page.click('#new-session');
+  });
+  afterAll(async () => {
+    await page?.context().close();
+  });
+
+  it('answers a typed question, with a waterfall of readable bars and every step accounted for, in order', async () => {
+    await page.selectOption('#property', '1234567890123456789');
+    const answer = await ask(page, 'Do you have any 2 bedroom apartments available?');
+
+    expect(await page.locator('.turn.assistant').last().innerText()).toContain(answer.response.slice(0, 30));
     expect(await page.textContent('#sub-intent')).toBe(answer.sub_intent);
     expect(await page.textContent('#retrieval-type')).toBe('adapter');
     expect(await page.textContent('#language')).toBe('en');
     expect(await page.textContent('#handoff')).toBe('none');
+    expect(await page.locator('.turn.user.failed, .turn.user.sending').count()).toBe(0);
 
+    // Every step of latency.steps is either drawn or listed under the bars, in the order it ran.
     const steps = Object.keys(answer.latency.steps);
     expect(steps.length).toBeGreaterThan(10);
-    const rows = page.locator('#waterfall .row');
-    expect(await rows.count()).toBe(steps.length);
-    expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-step')))).toEqual(steps);
-    // The engine and GraphQL steps are coloured as such.
-    expect(await page.getAttribute('#waterfall .row[data-step="askEngine"]', 'class')).toContain('kind-engine');
-    expect(await page.getAttribute('#waterfall .row[data-step="storeAnswer"]', 'class')).toContain('kind-graphql');
-    await page.screenshot({ path: join(ARTIFACTS, 'playground.png'), fullPage: true });
+    const drawn = await page.locator('#waterfall .row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-step')));
+    const listed = await page.locator('#short-steps [data-step]').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
+    expect(drawn.length).toBeGreaterThan(0);
+    expect([...drawn, ...listed].sort()).toEqual([...steps].sort());
+    expect(drawn).toEqual(steps.filter((step) => drawn.includes(step)));
+    expect(listed).toEqual(steps.filter((step) => listed.includes(step)));
+    // Each drawn bar is coloured by what its step waits for (engine, GraphQL, cache...).
+    const classes = await page.locator('#waterfall .row').evaluateAll((rows) => rows.map((row) => row.className));
+    expect(classes).toEqual(drawn.map((step) => `row kind-${stepKind(step!)}`));
+    expect(classes.some((c) => c.includes('kind-graphql'))).toBe(true);
+
+    // No hairlines: every drawn bar is at least 3 px wide and 12 px high, on a track of a useful width.
+    const boxes = await page.locator('#waterfall .bar').evaluateAll((bars) =>
+      bars.map((bar) => ({ width: bar.getBoundingClientRect().width, height: bar.getBoundingClientRect().height, track: bar.parentElement!.getBoundingClientRect().width })));
+    for (const box of boxes) {
+      expect(box.width).toBeGreaterThanOrEqual(3);
+      expect(box.height).toBeGreaterThanOrEqual(12);
+      expect(box.track).toBeGreaterThanOrEqual(width < 600 ? 250 : 150);
+    }
+    // Step names are shown whole.
+    const clipped = await page.locator('#waterfall .name').evaluateAll((names) => names.filter((n) => n.scrollWidth > n.clientWidth + 1).length);
+    expect(clipped).toBe(0);
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, `playground-${width}.png`), fullPage: true });
   });
 
-  it('replies in Spanish with the toggle, and shows a handoff', async () => {
+  it('wraps long messages instead of widening the page, and refuses one over 4,000 characters before sending it', async () => {
+    const requestsBefore = watched.requested.filter((url) => url.endsWith('/chat_adapter')).length;
+    const tooLong = 'x'.repeat(4_100);
+    await page.fill('#message', tooLong);
+    await page.click('#send');
+    await expect.poll(() => page.isVisible('#error')).toBe(true);
+    expect(await page.textContent('#error')).toBe('The message is 4,100 characters long; the service takes at most 4,000. Shorten it and send again.');
+    expect(await page.inputValue('#message')).toBe(tooLong);
+    expect(watched.requested.filter((url) => url.endsWith('/chat_adapter')).length).toBe(requestsBefore);
+    expect(await horizontalOverflow(page)).toBe(0);
+
+    await ask(page, 'y'.repeat(3_990));
+    await ask(page, `Is this your listing? https://listings.example.com/maple-court/units/B-305/${'photos-and-floor-plan-'.repeat(12)}`);
+    expect(await page.isVisible('#error')).toBe(false);
+    expect(await horizontalOverflow(page)).toBe(0);
+    const widest = await page.locator('.turn').evaluateAll((turns) => Math.max(...turns.map((t) => t.getBoundingClientRect().right)));
+    expect(widest).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: join(ARTIFACTS, `playground-long-${width}.png`), fullPage: true });
+  });
+
+  it('replies in Spanish with the toggle, and shows a handoff that does not ask again for the contact details just given', async () => {
+    await page.click('#new-session');
+    await ask(page, 'Do you have any 2 bedroom apartments available?');
     await page.check('#spanish-toggle');
-    const spanish = await ask('Are pets allowed?');
+    const spanish = await ask(page, 'Are pets allowed?');
     expect(spanish.language).toBe('es');
     expect(await page.textContent('#language')).toBe('es');
+    expect(await page.locator('.turn.assistant').last().innerText()).toMatch(/mascota/i);
     await page.uncheck('#spanish-toggle');
 
-    await ask('Please connect me with a human agent.');
+    await ask(page, 'Please connect me with a human agent. I am Juan Pérez, call me at (415) 555-2671.');
     expect(await page.textContent('#handoff')).toMatch(/^started/);
-    await page.screenshot({ path: join(ARTIFACTS, 'playground-conversation.png'), fullPage: true });
+    const reply = await page.locator('.turn.assistant').last().innerText();
+    expect(reply).toContain('They will reach you with the contact details you just gave.');
+    expect(reply).not.toContain('could you share your name');
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, `playground-conversation-${width}.png`), fullPage: true });
   });
 
   it('streams a retrieved reply: the step parts show progress, then the text grows as the engine writes', async () => {
@@ -141,28 +195,7 @@ describe('the playground in Chromium', () => {
   });
 
   it('loaded everything from the service and reported no error', () => {
-    expect(requested.filter((url) => !url.startsWith(service.url))).toEqual([]);
-    expect(pageErrors).toEqual([]);
-  });
-});
-
-describe('the reference page in Chromium', () => {
-  it('renders the document from the service, and "Try it out" sends the documented example to it', async () => {
-    const before = requested.length;
-    await page.goto(`${service.url}/docs`);
-    const chat = page.locator('#operations-chat-post_chat_adapter');
-    await chat.locator('.opblock-summary').click();
-    const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url() === `${service.url}/chat_adapter`),
-      chat.locator('button.execute').click(),
-    ]);
-    expect(response.status()).toBe(200);
-    const status = chat.locator('.live-responses-table tbody .response-col_status').first();
-    await status.waitFor();
-    expect(await status.innerText()).toContain('200');
-    await chat.locator('.live-responses-table').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
-    expect(requested.slice(before).filter((url) => !url.startsWith(service.url) && !url.startsWith('data:'))).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(watched.requested.filter((url) => !url.startsWith(origin))).toEqual([]);
+    expect(watched.errors).toEqual([]);
   });
 });

@@ -12,6 +12,10 @@ import { SERVICE_ENTRY } from '../helpers/service-process.ts';
 export interface ServiceProcess {
   /** e.g. http://127.0.0.1:41234 */
   readonly url: string;
+  /** The browser-safe port's origin (PLAYGROUND_PORT) from the start-up line "open in a browser". */
+  readonly browserUrl: string | undefined;
+  /** Everything the process wrote so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -31,11 +35,23 @@ function listeningUrl(output: string): string | undefined {
   return undefined;
 }
 
+/** The origin of the `docs` address in the "open in a browser" line. */
+function browserOrigin(output: string): string | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes('"msg":"open in a browser"')) continue;
+    const docs = (JSON.parse(line) as { docs?: unknown }).docs;
+    if (typeof docs === 'string') return new URL(docs).origin;
+  }
+  return undefined;
+}
+
+/** Resolves once the service listens (and, with PLAYGROUND_PORT set, once its browser port is open too). */
 export async function startServiceProcess(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const wantsBrowserPort = env['PLAYGROUND_PORT'] !== undefined && env['PLAYGROUND_PORT'] !== '0';
   const dataDir = mkdtempSync(join(tmpdir(), 'chat-adapter-browser-'));
   const child: ChildProcess = spawn(process.execPath, [SERVICE_ENTRY], {
     cwd: resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, ENVIRONMENT: 'local', PORT: '0', HOST: '127.0.0.1', LOCAL_STACK_BASE_PORT: '0', LOCAL_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, ENVIRONMENT: 'local', PORT: '0', PLAYGROUND_PORT: '0', HOST: '127.0.0.1', LOCAL_STACK_BASE_PORT: '0', LOCAL_DATA_DIR: dataDir, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -52,7 +68,7 @@ export async function startServiceProcess(env: Record<string, string> = {}, time
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const found = listeningUrl(output);
-      if (found !== undefined) {
+      if (found !== undefined && (!wantsBrowserPort || browserOrigin(output) !== undefined)) {
         clearTimeout(timer);
         resolveUrl(found);
       }
@@ -67,5 +83,5 @@ export async function startServiceProcess(env: Record<string, string> = {}, time
     await stop();
     throw err;
   });
-  return { url, stop };
+  return { url, browserUrl: browserOrigin(output), output: () => output, stop };
 }

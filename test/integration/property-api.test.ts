@@ -54,6 +54,17 @@ describe('adapter replies answered from the property API (loopback)', () => {
     expect(res.json().response).toMatch(/not available|right now/i);
   });
 
+  it('a propertyId the API does not know (404): says the property is not known, not "try again later"', async () => {
+    engineAsks('floor_plans');
+    harness.svc.stubs.propertyApi.handle((_req, res) => sendJson(res, 404, { detail: 'Unknown propertyId' }));
+    const res = await chat(chatRequest({ message: 'Which floor plans do you have?' }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().not_available).toEqual(['floor_plans']);
+    expect(res.json().response).toBe("I don't have this property on record, so I can't look up its floor plans. The leasing office can help you directly.");
+    const es = await chat(chatRequest({ message: '¿Qué planos tienen?', spanish_toggle: true }));
+    expect(es.json().response).toBe('No tengo esta propiedad registrada, así que no puedo consultar sus planos de planta. La oficina de arrendamiento puede ayudarle directamente.');
+  });
+
   it('caches the API token per property', async () => {
     let calls = 0;
     harness.svc.stubs.propertyApi.handle((req, res) => {

@@ -51,6 +51,23 @@ describe('reference engine: replies', () => {
     expect((await ask('My phone is (415) 555-2671 and my email is juan.perez@example.com')).sub_intent).toBe('customer_info');
   });
 
+  it('does not ask for contact details the message has just given', async () => {
+    const asking = 'To help them reach you, could you share your name and a phone number or email?';
+    expect((await ask('Can I talk to a real person please?')).follow_up).toBe(asking);
+    const withPhone = await ask('Please connect me with a human agent. My name is Juan Pérez, call me at (415) 555-2671');
+    expect(withPhone.sub_intent).toBe('agent_hand_off');
+    expect(withPhone.follow_up).toBe('They will reach you with the contact details you just gave.');
+    const es = await ask('Quiero hablar con un agente, mi correo es juan.perez@example.com');
+    expect(es.follow_up).not.toBe(asking);
+
+    const complaint = 'I need to file a complaint about my noisy neighbor upstairs';
+    expect((await ask(complaint)).response).toContain('If you share your name and a phone number or email');
+    const withEmail = await ask(`${complaint}, write to me at ana.ruiz@example.com`);
+    expect(withEmail.sub_intent).toBe('complaint_filing');
+    expect(withEmail.response).not.toContain('If you share your name');
+    expect(withEmail.response).toContain('We will use the contact details you gave to reach you.');
+  });
+
   it('tells the visitor to call the emergency line in an emergency', async () => {
     const reply = await ask('Water is pouring through my ceiling!', { propertyId: HARBOR_VIEW });
     expect(reply).toMatchObject({ sub_intent: 'emergency_maintenance', retrieval_type: 'fixed' });

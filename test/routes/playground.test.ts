@@ -26,15 +26,19 @@ describe('with PLAYGROUND=true', () => {
     }
   });
 
-  it('serves every module the page script imports, as JavaScript', async () => {
-    const script = readFileSync(join(PLAYGROUND_DIR, 'playground.js'), 'utf8');
-    const imports = [...script.matchAll(/from '\.\/([\w-]+\.js)'/g)].map((m) => m[1]!);
-    expect(imports).toEqual(['markdown.js', 'stream.js', 'waterfall.js']);
-    for (const name of imports) {
+  it('serves every module the page script imports, and theirs, as JavaScript', async () => {
+    const seen = new Set<string>();
+    const pending = ['playground.js'];
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      if (seen.has(name)) continue;
+      seen.add(name);
       const res = await get(`/playground/${name}`);
-      expect(res.statusCode).toBe(200);
+      expect(res.statusCode, name).toBe(200);
       expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.body).toBe(readFileSync(join(PLAYGROUND_DIR, name), 'utf8'));
+      pending.push(...[...res.body.matchAll(/from '\.\/([\w-]+\.js)'/g)].map((m) => m[1]!));
     }
+    expect([...seen].sort()).toEqual(['chat-client.js', 'markdown.js', 'playground.js', 'render-answer.js', 'stream.js', 'transcript.js', 'waterfall.js']);
   });
 
   it('does not serve the type declarations, nor anything outside its folder', async () => {

@@ -61,6 +61,21 @@ describe('answerFromPropertyApi', () => {
     expect(calls.logs.map((l) => l.level)).toContain('warn');
   });
 
+  it('a property the API does not know (404) is said so, in the reply language, without "try again later"', async () => {
+    const unknown = new DownstreamError('propertyApi', 'answered 404', { status: 404 });
+    const { deps } = fakeDeps({ propertyApi: { units: async () => { throw unknown; }, tourSlots: async () => { throw unknown; } } });
+    const en = await answerFromPropertyApi(answeredContext(validRequest(), { engineReply: adapter('units') }), deps);
+    expect(en.engineReply?.response).toBe("I don't have this property on record, so I can't look up its available units. The leasing office can help you directly.");
+    expect(en.engineReply?.not_available).toEqual(['units']);
+    const es = await answerFromPropertyApi({ ...answeredContext(validRequest(), { engineReply: adapter('tour_slots') }), language: 'es' }, deps);
+    expect(es.engineReply?.response).toBe('No tengo esta propiedad registrada, así que no puedo consultar sus horarios de visita. La oficina de arrendamiento puede ayudarle directamente.');
+    expect(es.engineReply?.language).toBe('es');
+    // Any other status is an outage: "right now", try again later.
+    const { deps: down } = fakeDeps({ propertyApi: { units: async () => { throw new DownstreamError('propertyApi', 'answered 503', { status: 503 }); } } });
+    const outage = await answerFromPropertyApi(answeredContext(validRequest(), { engineReply: adapter('units') }), down);
+    expect(outage.engineReply?.response).toMatch(/right now\. Please try again/);
+  });
+
   it('a request the service could not build is its own failure: thrown (a 500), not a polite reply blaming the API', async () => {
     const failure = new OutboundRequestError('propertyApi', new TypeError('Do not know how to serialize a BigInt'));
     const { deps, calls } = fakeDeps({ propertyApi: { units: async () => { throw failure; } } });

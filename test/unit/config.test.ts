@@ -30,7 +30,8 @@ describe('loadConfig: defaults (CONTRACTS 1)', () => {
   it('with an empty environment gives the documented defaults', () => {
     const config = load({});
     expect(config.port).toBe(6000);
-    expect(config.host).toBe('0.0.0.0');
+    // local: loopback only (an unauthenticated chat endpoint is not put on the network by default).
+    expect(config.host).toBe('127.0.0.1');
     expect(config.environment).toBe('local');
     expect(config.timeoutsMs).toEqual({ engine: 30_000, graphql: 5_000, translate: 5_000, handoff: 5_000, propertyApi: 3_000 });
     expect(config.defaultPhoneRegion).toBe('US');
@@ -69,6 +70,16 @@ describe('loadConfig: defaults (CONTRACTS 1)', () => {
     expect(config.timeoutsMs.engine).toBe(1234);
     expect(config.timeoutsMs.propertyApi).toBe(250);
     expect(config.timeoutsMs.graphql).toBe(5_000);
+  });
+});
+
+describe('loadConfig: HOST', () => {
+  it('listens on every interface outside local, on loopback in local, and HOST overrides both', () => {
+    expect(load({ ENVIRONMENT: 'qa', ...SECRETS }).host).toBe('0.0.0.0');
+    expect(load({ ENVIRONMENT: 'prod', ...SECRETS }).host).toBe('0.0.0.0');
+    expect(load({ ENVIRONMENT: 'local' }).host).toBe('127.0.0.1');
+    expect(load({ ENVIRONMENT: 'local', HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(load({ ENVIRONMENT: 'staging', ...SECRETS, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
   });
 });
 

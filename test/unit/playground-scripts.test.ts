@@ -1,7 +1,7 @@
 /** The playground's two pure scripts, loaded as the browser loads them (plain JavaScript modules). */
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderMarkdown } from '../../src/http/playground/markdown.js';
-import { waterfallBars } from '../../src/http/playground/waterfall.js';
+import { MIN_DRAWN_PCT, waterfallBars, waterfallRows } from '../../src/http/playground/waterfall.js';
 
 describe('renderMarkdown', () => {
   it('renders paragraphs, line breaks and bold', () => {
@@ -45,5 +45,27 @@ describe('waterfallBars', () => {
     const bars = waterfallBars({ chat_adapter_latency: 9, steps: { askEngine: 6, storeAnswer: 4 } });
     const last = bars.at(-1)!;
     expect(last.offsetPct + last.widthPct).toBeCloseTo(100);
+  });
+});
+
+describe('waterfallRows', () => {
+  it('draws the steps that would show as more than a hairline, and lists the short ones apart, each in order', () => {
+    const latency = {
+      chat_adapter_latency: 100,
+      steps: { receiveRequest: 0.02, validateRequest: 0.01, askEngine: 40, formatReply: 0.3, storeQuestion: 20, rememberTurn: 1.2, storeAnswer: 30 },
+    };
+    const { drawn, short, shortMs } = waterfallRows(latency);
+    expect(drawn.map((b) => b.step)).toEqual(['askEngine', 'storeQuestion', 'storeAnswer']);
+    expect(short.map((b) => b.step)).toEqual(['receiveRequest', 'validateRequest', 'formatReply', 'rememberTurn']);
+    expect(shortMs).toBeCloseTo(1.53);
+    expect(drawn.every((b) => b.widthPct >= MIN_DRAWN_PCT)).toBe(true);
+    // Drawn bars keep their place in time: the short steps before them still count.
+    expect(drawn[0]!.offsetPct).toBeCloseTo(0.03);
+  });
+
+  it('draws every step of a chat whose steps are all of a size', () => {
+    const { drawn, short } = waterfallRows({ chat_adapter_latency: 4, steps: { a: 1, b: 1, c: 1, d: 1 } });
+    expect(drawn).toHaveLength(4);
+    expect(short).toEqual([]);
   });
 });

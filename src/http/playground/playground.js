@@ -1,12 +1,11 @@
 // The playground page: sends what a front-end sends to POST /chat_adapter and shows the answer as a
-// front-end would (Markdown), with its classification and a per-step latency waterfall.
-import { renderMarkdown } from './markdown.js';
-import { requestChat } from './stream.js';
-import { waterfallBars } from './waterfall.js';
+// front-end would (render-answer.js), with its classification and a per-step latency waterfall. A
+// message that gets no answer stays on the page marked "Not sent", with Retry and Edit.
+import { MAX_MESSAGE_CHARS, postChat } from './chat-client.js';
+import { clearAnswer, renderAnswer } from './render-answer.js';
+import { addUserTurn, clearTranscript, markFailed, markSent } from './transcript.js';
 
 const ORG_ID = '9876543210987654321';
-/** The sub-intents for which the service looks for contact details (rule 6). */
-const CONTACT_SUB_INTENTS = new Set(['customer_info', 'contact', 'complaint_filing', 'agent_hand_off', 'emergency_maintenance']);
 const MAX_HISTORY = 50;
 
 /** @param {string} id */
@@ -15,6 +14,7 @@ const field = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(i
 
 /** @type {{ role: 'user' | 'assistant', content: string }[]} */
 let history = [];
+let sending = false;
 
 /** A UUID v4 also where crypto.randomUUID is missing (plain http on a non-local host). */
 function uuidV4() {
@@ -32,10 +32,18 @@ function conversationId() {
   return digits.join('');
 }
 
+/** @param {string | undefined} text */
+function showError(text) {
+  const box = $('error');
+  box.textContent = text ?? '';
+  box.hidden = text === undefined;
+}
+
 function resetConversation() {
   history = [];
-  $('transcript').replaceChildren();
-  $('error').hidden = true;
+  clearTranscript();
+  showError(undefined);
+  clearAnswer('Send a message to see where the time went.');
 }
 
 function newSession() {
@@ -47,89 +55,10 @@ function newSession() {
   resetConversation();
 }
 
-/** @param {'user' | 'assistant'} role @param {string} html */
-function addTurn(role, html) {
-  const turn = document.createElement('div');
-  turn.className = `turn ${role}`;
-  turn.innerHTML = html; // always built from escaped text (renderMarkdown escapes first)
-  $('transcript').append(turn);
-  turn.scrollIntoView({ block: 'end' });
-  return turn;
-}
-
-/** @param {string} id @param {string} text */
-const show = (id, text) => {
-  $(id).textContent = text;
-};
-
-/**
- * What was found, masked by the service (`contact_found`): "phone •••• 4567, email j•••@gmail.com".
- * @param {any} body
- */
-function contactRow(body) {
-  if (!CONTACT_SUB_INTENTS.has(body.sub_intent)) return 'not looked for (sub-intent does not ask for it)';
-  const ms = `${body.latency.extract_and_update_contact_latency.toFixed(1)} ms`;
-  const found = body.contact_found;
-  if (!found) return `looked for, none found (${ms})`;
-  const parts = [['name', found.name], ['phone', found.phone], ['email', found.email]].filter(([, v]) => v !== null).map(([k, v]) => `${k} ${v}`);
-  return `${parts.join(', ')} (${ms})`;
-}
-
-/** @param {any} body */
-function showDetails(body) {
-  show('intent', body.intent);
-  show('sub-intent', body.sub_intent);
-  show('retrieval-type', body.retrieval_type);
-  show('language', body.language);
-  show('contact', contactRow(body));
-  show('handoff', body.agent_handoff ? `started (${body.agent_handoff.reason})` : 'none');
-  show('not-available', body.not_available.length > 0 ? body.not_available.join(', ') : 'none');
-  show('message-id', body.message_id);
-  show('trace-id', body.trace_id);
-}
-
-/** @param {any} latency */
-function drawWaterfall(latency) {
-  const rows = waterfallBars(latency).map((bar) => {
-    const row = document.createElement('div');
-    row.className = `row kind-${bar.kind}`;
-    row.dataset['step'] = bar.step;
-    const name = document.createElement('span');
-    name.className = 'name';
-    name.textContent = bar.step;
-    name.title = `${bar.step} (${bar.kind})`;
-    const track = document.createElement('div');
-    track.className = 'track';
-    const fill = document.createElement('div');
-    fill.className = 'bar';
-    fill.style.left = `${bar.offsetPct}%`;
-    fill.style.width = `${bar.widthPct}%`;
-    track.append(fill);
-    const ms = document.createElement('span');
-    ms.className = 'ms';
-    ms.textContent = `${bar.ms.toFixed(2)} ms`;
-    row.append(name, track, ms);
-    return row;
-  });
-  $('waterfall').replaceChildren(...rows);
-  show('latency-total', `${latency.chat_adapter_latency.toFixed(1)} ms`);
-  show('latency-summary', `engine ${latency.service_engine_latency.toFixed(1)} ms · storing messages ${latency.create_message_latency.toFixed(1)} ms · contact ${latency.extract_and_update_contact_latency.toFixed(1)} ms`);
-}
-
-/** @param {string} text */
-function showError(text) {
-  const box = $('error');
-  box.textContent = text;
-  box.hidden = false;
-}
-
-/** @param {SubmitEvent} event */
-async function send(event) {
-  event.preventDefault();
-  const message = field('message').value.trim();
-  if (message === '') return;
+/** The request body a front-end sends for `message`, with the conversation so far. @param {string} message */
+function chatBody(message) {
   const session = /** @type {HTMLSelectElement} */ ($('session')).selectedOptions[0];
-  const body = {
+  return {
     propertyId: field('property').value,
     orgId: ORG_ID,
     conversation_id: session?.dataset['conversation'] ?? conversationId(),
@@ -141,43 +70,67 @@ async function send(event) {
     history: history.slice(-MAX_HISTORY),
     message,
   };
+}
+
+/** @param {boolean} busy */
+function setSending(busy) {
+  sending = busy;
+  /** @type {HTMLButtonElement} */ ($('send')).disabled = busy;
+  for (const b of document.querySelectorAll('#transcript button')) /** @type {HTMLButtonElement} */ (b).disabled = busy;
+}
+
+/**
+ * Sends one message and shows what came of it. A retry sends the same body under the same
+ * Idempotency-Key: if the first try did reach the service, it is not stored twice.
+ * @param {{ message: string, body: Record<string, unknown>, idempotencyKey: string }} chat
+ */
+async function deliver(chat) {
+  const turn = addUserTurn(chat.message);
+  showError(undefined);
+  clearAnswer('Waiting for the reply…');
+  setSending(true);
   /** @type {Record<string, string>} */
-  const headers = { 'content-type': 'application/json' };
+  const headers = { 'idempotency-key': chat.idempotencyKey };
   const key = field('caller-key').value.trim();
   if (key !== '') headers['authorization'] = `Bearer ${key}`;
-
-  $('error').hidden = true;
-  addTurn('user', renderMarkdown(message));
-  field('message').value = '';
-  /** @type {HTMLButtonElement} */ ($('send')).disabled = true;
   try {
-    const pending = addTurn('assistant', '');
-    pending.classList.add('pending');
-    const { status, ok, answer, errorText } = await requestChat(headers, body, {
-      onStep: (name) => {
-        if (pending.classList.contains('pending')) pending.textContent = `${name}…`;
-      },
-      onText: (text) => {
-        pending.classList.remove('pending');
-        pending.innerHTML = renderMarkdown(text);
-      },
-    });
-    if (!ok) {
-      pending.remove();
-      showError(`${status}: ${errorText}`);
+    const result = await postChat(chat.body, headers);
+    if (result.ok) {
+      markSent(turn);
+      history.push({ role: 'user', content: chat.message }, { role: 'assistant', content: result.answer.response });
+      renderAnswer(result.answer);
       return;
     }
-    const followUp = answer.follow_up ? `<div class="follow-up">${renderMarkdown(answer.follow_up)}</div>` : '';
-    pending.classList.remove('pending');
-    pending.innerHTML = renderMarkdown(answer.response) + followUp;
-    history.push({ role: 'user', content: message }, { role: 'assistant', content: answer.response });
-    showDetails(answer);
-    drawWaterfall(answer.latency);
-  } catch (err) {
-    showError(`The service did not answer: ${err instanceof Error ? err.message : String(err)}`);
+    const { problem } = result;
+    markFailed(turn, {
+      reason: problem.short,
+      ...(problem.retryable && { retry: () => { turn.remove(); void deliver(chat); } }),
+      edit: () => {
+        turn.remove();
+        showError(undefined);
+        field('message').value = chat.message;
+        field('message').focus();
+      },
+    });
+    showError(problem.long);
+    clearAnswer('No reply: the message was not sent.');
   } finally {
-    /** @type {HTMLButtonElement} */ ($('send')).disabled = false;
+    setSending(false);
   }
+}
+
+/** @param {SubmitEvent} event */
+function send(event) {
+  event.preventDefault();
+  if (sending) return;
+  const message = field('message').value.trim();
+  if (message === '') return;
+  if (message.length > MAX_MESSAGE_CHARS) {
+    showError(`The message is ${message.length.toLocaleString('en')} characters long; the service takes at most ${MAX_MESSAGE_CHARS.toLocaleString('en')}. Shorten it and send again.`);
+    return;
+  }
+  field('message').value = '';
+  void deliver({ message, body: chatBody(message), idempotencyKey: uuidV4() });
 }
 
 $('chat-form').addEventListener('submit', send);

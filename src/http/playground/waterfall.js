@@ -40,3 +40,20 @@ export function waterfallBars(latency) {
     return bar;
   });
 }
+
+/**
+ * Steps shorter than this share of the scale would be hairlines: they are listed under the bars
+ * (with their durations) instead of drawn. 1.5 % is 3 px of the narrowest track.
+ */
+export const MIN_DRAWN_PCT = 1.5;
+
+/**
+ * The bars worth drawing and the short steps listed apart, both in the order the steps ran.
+ * @param {{ steps: Record<string, number>, chat_adapter_latency: number }} latency
+ */
+export function waterfallRows(latency, minPct = MIN_DRAWN_PCT) {
+  const bars = waterfallBars(latency);
+  const drawn = bars.filter((bar) => bar.widthPct >= minPct);
+  const short = bars.filter((bar) => bar.widthPct < minPct);
+  return { drawn, short, shortMs: short.reduce((sum, bar) => sum + bar.ms, 0) };
+}

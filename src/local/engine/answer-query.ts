@@ -3,6 +3,7 @@ import type { Knowledge } from '../knowledge/load-knowledge.ts';
 import type { Property } from '../knowledge/knowledge.schema.ts';
 import { chooseReply } from './choose-reply.ts';
 import { composeReply } from './compose-reply.ts';
+import { givesContact } from './contact-given.ts';
 import type { FaqRetriever } from './faq-retriever.ts';
 import type { IntentClassifier } from './intent-classifier.ts';
 import { asksForPerson, bedroomCount } from './message-keywords.ts';
@@ -36,7 +37,7 @@ export function answerQuery(req: EngineRequest, deps: EngineDeps): EngineReply {
   const choice = chooseReply(label, {
     message, property, tourScheduleEnabled: req.tourScheduleEnabled, retriever: deps.retriever,
   });
-  const reply = composeReply(choice, property, deps.knowledge);
+  const reply = composeReply({ ...choice, contactGiven: givesContact(message) }, property, deps.knowledge);
 
   const bedrooms = bedroomCount(message);
   const asksBedrooms = BEDROOM_TOPICS.has(reply.sub_intent) && bedrooms !== undefined;

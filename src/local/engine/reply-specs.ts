@@ -26,6 +26,11 @@ export interface ReplySpec {
   readonly handoff_reason?: string;
   /** Not for `rag` replies (their text is the retrieved document). */
   text?(p: Property, k: Knowledge): ReplyText;
+  /**
+   * When the message itself gives a phone number or an email address: the text and follow-up that
+   * do not ask for them again.
+   */
+  readonly contactGiven?: { readonly follow_up?: FollowUp; text?(p: Property, k: Knowledge): ReplyText };
 }
 
 const sentences = (s: Sentences): ReplyText => ({ sentences: s });
@@ -44,10 +49,16 @@ export const REPLY_SPECS: Readonly<Record<ReplyName, ReplySpec>> = {
   nearby_places: { intent: 'property_info', sub_intent: 'nearby_places', retrieval_type: 'adapter', adapter_action: 'neighborhood', follow_up: 'nearby', text: (p, k) => sentences(k.template('nearby', p)) },
   maintenance: { intent: 'resident_services', sub_intent: 'maintenance_request', retrieval_type: 'rag', follow_up: 'maintenance', faq_topic: 'maintenance' },
   emergency_maintenance: { intent: 'resident_services', sub_intent: 'emergency_maintenance', retrieval_type: 'fixed', follow_up: 'emergency', text: (p, k) => sentences(k.template('emergency_maintenance', p)) },
-  complaint_filing: { intent: 'resident_services', sub_intent: 'complaint_filing', retrieval_type: 'fixed', follow_up: 'complaint', text: (p, k) => sentences(k.template('complaint_filing', p)) },
+  complaint_filing: {
+    intent: 'resident_services', sub_intent: 'complaint_filing', retrieval_type: 'fixed', follow_up: 'complaint', text: (p, k) => sentences(k.template('complaint_filing', p)),
+    contactGiven: { text: (p, k) => sentences(k.template('complaint_filing_with_contact', p)) },
+  },
   customer_info: { intent: 'contact', sub_intent: 'customer_info', retrieval_type: 'fixed', follow_up: 'anything_else', text: (p, k) => sentences(k.template('customer_info', p)) },
   contact: { intent: 'contact', sub_intent: 'contact', retrieval_type: 'fixed', follow_up: 'contact', text: (p, k) => sentences(k.template('contact', p)) },
-  agent_hand_off: { intent: 'agent_handoff', sub_intent: 'agent_hand_off', retrieval_type: 'fixed', follow_up: 'contact_details', handoff_reason: 'visitor asked to talk to a person', text: (p, k) => sentences(k.template('agent_hand_off', p)) },
+  agent_hand_off: {
+    intent: 'agent_handoff', sub_intent: 'agent_hand_off', retrieval_type: 'fixed', follow_up: 'contact_details', handoff_reason: 'visitor asked to talk to a person', text: (p, k) => sentences(k.template('agent_hand_off', p)),
+    contactGiven: { follow_up: 'contact_noted' },
+  },
   greeting: { intent: 'greeting', sub_intent: 'greeting', retrieval_type: 'fixed', follow_up: 'greeting', text: (p, k) => sentences(k.template('greeting', p)) },
   farewell: { intent: 'greeting', sub_intent: 'farewell', retrieval_type: 'fixed', follow_up: 'none', text: (p, k) => sentences(k.template('farewell', p)) },
   fallback: { intent: 'fallback', sub_intent: 'fallback', retrieval_type: 'fixed', follow_up: 'rephrase', text: (p, k) => sentences(k.template('fallback', p)) },

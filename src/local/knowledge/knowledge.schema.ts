@@ -56,15 +56,15 @@ export const PropertiesFileSchema = Type.Object({
 
 export const REPLY_TEMPLATES = [
   'greeting', 'farewell', 'fallback', 'amenities_intro', 'availability', 'floor_plans', 'tour_slots',
-  'tour_disabled', 'nearby', 'emergency_maintenance', 'complaint_filing', 'customer_info', 'contact',
-  'agent_hand_off',
+  'tour_disabled', 'nearby', 'emergency_maintenance', 'complaint_filing', 'complaint_filing_with_contact',
+  'customer_info', 'contact', 'agent_hand_off',
 ] as const;
 export type ReplyTemplate = (typeof REPLY_TEMPLATES)[number];
 
 export const FOLLOW_UPS = [
   'anything_else', 'tour', 'pets', 'amenities', 'pricing', 'availability', 'floor_plans', 'tour_slots',
-  'neighborhood', 'nearby', 'maintenance', 'emergency', 'complaint', 'contact_details', 'contact',
-  'greeting', 'rephrase', 'none',
+  'neighborhood', 'nearby', 'maintenance', 'emergency', 'complaint', 'contact_details', 'contact_noted',
+  'contact', 'greeting', 'rephrase', 'none',
 ] as const;
 export type FollowUp = (typeof FOLLOW_UPS)[number];
 

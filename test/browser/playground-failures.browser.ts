@@ -1,0 +1,140 @@
+/**
+ * The playground in Chromium when a message gets no reply: the engine answering 503 (a stub in its
+ * place, the rest of the local stack real), then the service itself stopped and started again. On
+ * a phone (390 CSS pixels) and a laptop (1280): the message is marked "Not sent" with Retry, the
+ * explanation says what happened in words (never "Failed to fetch"), the side panels drop the
+ * previous reply, and Retry delivers the message once the service is back.
+ */
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineReply } from '../helpers/fixtures.ts';
+import { freePort } from '../helpers/redis-server.ts';
+import { sendJson, startStub, type StubServer } from '../helpers/stub-server.ts';
+import { ARTIFACTS, horizontalOverflow, launchChromium, openPage, type WatchedPage } from './chromium.ts';
+import { startServiceProcess, type ServiceProcess } from './service-process.ts';
+
+let engine: StubServer;
+let engineDown = false;
+let service: ServiceProcess;
+let browser: Browser;
+let ports: { PORT: string; PLAYGROUND_PORT: string };
+let origin: string;
+
+const REPLY = 'Maple Court is open from 9 AM to 6 PM on weekdays.';
+const startService = () => startServiceProcess({ ...ports, ENGINE_URL: engine.url, RATE_LIMIT_SESSION_PER_MIN: '0' });
+
+beforeAll(async () => {
+  engine = await startStub((_req, res) =>
+    engineDown ? sendJson(res, 503, { detail: 'overloaded' }) : sendJson(res, 200, engineReply({ response: REPLY, follow_up: '' })));
+  ports = { PORT: String(await freePort()), PLAYGROUND_PORT: String(await freePort()) };
+  service = await startService();
+  origin = service.browserUrl!;
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+  await engine?.close();
+});
+
+/** Types a message and sends it; resolves once the page has shown the outcome. */
+async function send(page: Page, message: string) {
+  const settled = page.locator('.turn.user:not(.sending)');
+  const before = await settled.count();
+  await page.fill('#message', message);
+  await page.click('#send');
+  await settled.nth(before).waitFor();
+}
+
+const details = (page: Page) =>
+  page.locator('#details dd').evaluateAll((dds) => dds.map((dd) => dd.textContent));
+const lastUserTurn = (page: Page) => page.locator('.turn.user').last();
+
+describe.each([390, 1280])('a message without a reply, %i CSS pixels wide', (width) => {
+  let watched: WatchedPage;
+  let page: Page;
+
+  beforeAll(async () => {
+    watched = await openPage(browser, width);
+    page = watched.page;
+    await page.goto(`${origin}/playground`);
+    await page.click('#new-session');
+  });
+  afterAll(async () => {
+    await page?.context().close();
+  });
+
+  it('the engine answering 503: marked "Not sent" with Retry, the panels cleared, and Retry delivers it once the engine is back', async () => {
+    await send(page, 'When is the office open?');
+    expect(await page.locator('.turn.assistant').last().innerText()).toContain(REPLY);
+    expect(await page.textContent('#intent')).not.toBe('–');
+
+    engineDown = true;
+    await send(page, 'And on Sundays?');
+    const failed = lastUserTurn(page);
+    expect(await failed.getAttribute('class')).toContain('failed');
+    expect(await failed.locator('.status').innerText()).toMatch(/^⚠?\s*Not sent: the service is unavailable/);
+    expect(await page.locator('#error').innerText()).toBe('The service is unavailable (engine unavailable). This is usually brief: press Retry on the message.');
+    // Nothing of the previous reply is left beside a message that got none.
+    expect(new Set(await details(page))).toEqual(new Set(['–']));
+    expect(await page.locator('#waterfall .row').count()).toBe(0);
+    expect(await page.textContent('#latency-summary')).toBe('No reply: the message was not sent.');
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, `playground-503-${width}.png`), fullPage: true });
+
+    engineDown = false;
+    const assistantTurns = await page.locator('.turn.assistant').count();
+    await failed.locator('button.retry').click();
+    await page.locator('.turn.assistant').nth(assistantTurns).waitFor();
+    expect(await page.locator('.turn.user.failed').count()).toBe(0);
+    expect(await lastUserTurn(page).innerText()).toBe('And on Sundays?');
+    expect(await page.isVisible('#error')).toBe(false);
+    expect(await page.textContent('#intent')).not.toBe('–');
+  });
+
+  it('a refused message (400) offers Edit, which puts its text back, and no Retry', async () => {
+    // A graphql_api_key that the service refuses: sending it again cannot help.
+    await page.click('.settings summary');
+    await page.fill('#graphql-key', 'not base64url!');
+    await send(page, 'Hello?');
+    const failed = lastUserTurn(page);
+    expect(await failed.locator('.status').innerText()).toMatch(/Not sent: refused by the service/);
+    expect(await failed.locator('button.retry').count()).toBe(0);
+    expect(await page.locator('#error').innerText()).toMatch(/^The service refused the message \(400\): Invalid request: 'graphql_api_key'/);
+    await page.fill('#graphql-key', 'local-demo');
+    await failed.locator('button.edit').click();
+    expect(await page.inputValue('#message')).toBe('Hello?');
+    expect(await page.locator('.turn.user.failed').count()).toBe(0);
+    expect(await page.isVisible('#error')).toBe(false);
+    await page.click('.settings summary');
+  });
+
+  it('the service stopped: "the service is not answering" (not "Failed to fetch"), and Retry delivers the message once it runs again', async () => {
+    await service.stop();
+    await send(page, 'Is parking included?');
+    const failed = lastUserTurn(page);
+    expect(await failed.locator('.status').innerText()).toMatch(/Not sent: the service is not answering/);
+    const explanation = await page.locator('#error').innerText();
+    expect(explanation).toBe('The service is not answering: it may be stopped or restarting. Start it again (npm start), then press Retry on the message.');
+    expect(explanation).not.toMatch(/fetch/i);
+    expect(new Set(await details(page))).toEqual(new Set(['–']));
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, `playground-stopped-${width}.png`), fullPage: true });
+
+    service = await startService();
+    expect(service.browserUrl).toBe(origin);
+    const assistantTurns = await page.locator('.turn.assistant').count();
+    await failed.locator('button.retry').click();
+    await page.locator('.turn.assistant').nth(assistantTurns).waitFor();
+    expect(await page.locator('.turn.user.failed').count()).toBe(0);
+    expect(await page.locator('.turn.assistant').last().innerText()).toContain(REPLY);
+  });
+
+  it('reported no error but the failed requests themselves, and loaded nothing from elsewhere', () => {
+    expect(watched.requested.filter((url) => !url.startsWith(origin))).toEqual([]);
+    const unexpected = watched.errors.filter((e) => !/^Failed to load resource: (net::ERR_CONNECTION_REFUSED|the server responded with a status of (503|400))/.test(e));
+    expect(unexpected).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+/** What the playground says about a message that got no reply (chat-client.js, loaded as the browser loads it). */
+import { describe, expect, it } from 'vitest';
+import { describeFailure, UNREACHABLE } from '../../src/http/playground/chat-client.js';
+
+describe('describeFailure', () => {
+  it('a party down (503): unavailable, retryable, with the detail and the wait when given', () => {
+    expect(describeFailure(503, { detail: 'engine unavailable' }, null)).toEqual({
+      short: 'the service is unavailable',
+      long: 'The service is unavailable (engine unavailable). This is usually brief: press Retry on the message.',
+      retryable: true,
+    });
+    expect(describeFailure(503, { detail: 'Service Unavailable' }, '5').long).toContain('press Retry on the message in 5 s.');
+    // A proxy's HTML error page is not JSON: the status stands in for the detail.
+    expect(describeFailure(502, undefined, null).long).toContain('(HTTP 502)');
+  });
+
+  it('a refused message (400, 413, 415, 422): its detail, not retryable, Edit instead', () => {
+    const refused = describeFailure(400, { detail: { message: "Invalid request: 'message' must be at most 4000 characters", trace_id: 'x' } }, null);
+    expect(refused).toEqual({
+      short: 'refused by the service',
+      long: "The service refused the message (400): Invalid request: 'message' must be at most 4000 characters. Press Edit on the message to change it.",
+      retryable: false,
+    });
+    for (const status of [413, 415, 422]) expect(describeFailure(status, { detail: 'x' }, null).retryable).toBe(false);
+  });
+
+  it('rate limited, still running, key refused, internal error: retryable, each said in its own words', () => {
+    expect(describeFailure(429, { detail: 'Too Many Requests' }, '12')).toMatchObject({ short: 'too many messages', retryable: true });
+    expect(describeFailure(429, { detail: 'Too Many Requests' }, '12').long).toContain('in 12 s');
+    expect(describeFailure(409, { detail: 'A request with this Idempotency-Key is still being processed' }, '1')).toMatchObject({ short: 'an earlier try is still running', retryable: true });
+    expect(describeFailure(401, { detail: 'Unauthorized' }, null).long).toContain('set it under Keys');
+    expect(describeFailure(500, { detail: { message: 'Internal server error', trace_id: 'abc' } }, null)).toMatchObject({ short: 'the service failed', retryable: true });
+  });
+
+  it('never words a failure as "Failed to fetch"', () => {
+    expect(UNREACHABLE.long).not.toMatch(/fetch/i);
+    expect(UNREACHABLE).toMatchObject({ short: 'the service is not answering', retryable: true });
+  });
+});
