@@ -57,7 +57,7 @@ fetch_trixie_tools() {
     (cd "$apt/debs" && ls ./*.deb) > "$dir.new/packages"
     rm -rf "$dir" && mv "$dir.new" "$dir"
   fi
-  pass "Compose v2 and kustomize from Debian 13: $(tr '\n' ' ' < "$dir/packages")(cached in $dir)"
+  pass "Compose v2 and kustomize from Debian 13: $(sed 's#^\./##; s#_amd64\.deb$##' "$dir/packages" | tr '\n' ' ')(cached in $dir)"
 }
 
 # The engine's data (about 2 GiB of image layers) lives in a tmpfs when one can be mounted: removing
