@@ -5,6 +5,12 @@
 COMPOSE_CALLER_KEY=compose-demo-caller-key
 
 replica_port() { compose port --index "$1" chat-adapter 6000 | sed 's/.*://'; }
+# The stack as it is, but every published port on a free loopback port of Docker's choosing: the
+# check must not depend on 8080-8082, 6102 or 9090 being free (a local stack may hold 6101-6105).
+write_host_ports_override() {
+  compose config --format json | jq -r '"services:", (.services | to_entries[] | select(.value.ports)
+    | "  \(.key):", "    ports: !override", (.value.ports[] | "      - \"127.0.0.1::\(.target)\""))' > "$WORK/host-ports.yaml"
+}
 all_healthy() {
   compose ps --all --format json | jq -s -e 'flatten | (map(select(.Service == "chat-adapter" and .Health == "healthy")) | length) == 3
     and all(.[]; .State == "running" and (.Health == "" or .Health == "healthy"))' > /dev/null \
@@ -25,11 +31,12 @@ replayed_across_replicas() {
   [ "$(tail -n 1 <<< "$first")" = "$(tail -n 1 <<< "$second")" ] || { echo "bodies differ"; return 1; }
 }
 scraping_three() {
-  curl -fsS --max-time 5 http://127.0.0.1:9090/api/v1/targets \
+  curl -fsS --max-time 5 "http://127.0.0.1:$(compose port prometheus 9090 | sed 's/.*://')/api/v1/targets" \
     | jq -e '[.data.activeTargets[] | select(.labels.job == "chat-adapter" and .health == "up")] | length == 3' > /dev/null
 }
 
 check_compose_stack() {
+  write_host_ports_override
   if compose up --detach --no-build --wait --wait-timeout 150 > "$WORK/compose-up.log" 2>&1; then
     pass "docker compose up --wait"
   else

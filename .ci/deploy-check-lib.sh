@@ -23,7 +23,11 @@ finish() {
 # Debian's docker.io 20.10 client talks to its own engine (/usr/bin, not any newer client on PATH).
 export DOCKER_HOST="unix://$WORK/docker.sock"
 docker() { /usr/bin/docker "$@"; }
-compose() { "$COMPOSE_BIN" --project-name "$PROJECT" --file "$COMPOSE_FILE" "$@"; }
+compose() {
+  local files=(--file "$COMPOSE_FILE")
+  [ -f "$WORK/host-ports.yaml" ] && files+=(--file "$WORK/host-ports.yaml")
+  "$COMPOSE_BIN" --project-name "$PROJECT" "${files[@]}" "$@"
+}
 
 install_prerequisites() {
   local missing=()
