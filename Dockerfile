@@ -2,14 +2,45 @@
 # Two images from one file:
 #   docker build -t chat-adapter .                            the service (default: the last stage)
 #   docker build --target parties -t chat-adapter-parties .   the embedded reference parties alone
-FROM node:24-slim AS base
+#
+# Behind a network that re-signs TLS (a corporate proxy), npm in the build stages must trust that
+# CA: put its PEM bundle in the build context as `build-ca.pem` and build with
+#   --build-arg NODE_EXTRA_CA_CERTS=/app/build-ca.pem
+# Only the dependency stage sees the file; neither image contains it nor the variable
+# (both start again from node:24-slim and copy what was installed).
+FROM node:24-slim AS deps
+WORKDIR /app
+ARG NODE_EXTRA_CA_CERTS
+# `build-ca.pe[m]`: a pattern, so that the build works without the file.
+COPY package.json package-lock.json .npmrc build-ca.pe[m] ./
+# Every dependency, development ones included (the reference parties need natural and mercurius,
+# the build needs typescript); no install scripts: the `node` devDependency's download of a Node
+# binary is not needed, the image is Node 24.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+
+# Production dependencies only, exactly as locked (no second download). The embedded local stack's
+# packages (natural, mercurius) are development dependencies, so the service image runs with every
+# party's address configured (ENVIRONMENT=qa|staging|prod); test/e2e/production-dependencies.test.ts
+# checks that such a process loads nothing `--omit=dev` leaves out.
+FROM deps AS production-deps
+RUN npm prune --omit=dev --no-audit --no-fund
+
+# The service as JavaScript (npm run build: dist/, types erased, its files beside it). The image
+# runs it, not the .ts sources: Node's type stripping would keep its own TypeScript compiler in
+# memory, about 20 MiB of an idle instance (README, Performance).
+FROM deps AS build
+COPY tsconfig.json tsconfig.build.json ./
+COPY config ./config
+COPY schemas ./schemas
+COPY steps ./steps
+COPY src ./src
+COPY scripts/build.ts ./scripts/build.ts
+RUN node scripts/build.ts
+
+FROM node:24-slim AS parties
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-
-# The reference parties need the development dependencies (natural, mercurius); no install scripts:
-# the `node` devDependency's download of a Node binary is not needed, the image is Node 24.
-FROM base AS parties
-RUN npm ci --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=deps /app/node_modules ./node_modules
 COPY config ./config
 COPY schemas ./schemas
 COPY src ./src
@@ -19,30 +50,16 @@ ENV LOCAL_STACK_BASE_PORT=6100 HOST=0.0.0.0 LOCAL_DATA_DIR=/app/data
 EXPOSE 6101 6102 6103 6104 6105
 CMD ["node", "src/local/serve-parties.ts"]
 
-# The service as JavaScript (npm run build: dist/, types erased, its files beside it). The image
-# runs it, not the .ts sources: Node's type stripping would keep its own TypeScript compiler in
-# memory, about 20 MiB of an idle instance (README, Performance).
-FROM base AS build
-RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
-COPY config ./config
-COPY schemas ./schemas
-COPY steps ./steps
-COPY src ./src
-COPY scripts/build.ts ./scripts/build.ts
-RUN node scripts/build.ts
-
-FROM base AS service
+FROM node:24-slim AS service
+WORKDIR /app
 ENV NODE_ENV=production \
     PORT=6000
-# Production dependencies only, exactly as locked. The `node` devDependency (the pinned runtime for
-# npm scripts on developer machines) is not needed: the image itself is Node 24. The embedded local
-# stack's packages (natural, mercurius) are development dependencies too, so this image runs with
-# every party's address configured (ENVIRONMENT=qa|staging|prod); test/e2e/production-dependencies.test.ts
-# checks that such a process loads nothing `--omit=dev` leaves out.
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-
+COPY package.json package-lock.json .npmrc ./
+COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The health check: node:http, not fetch(), because the fetch standard lists 6000 as a "bad port"
+# and Node's fetch() refuses to connect to it.
+COPY deploy/image/healthcheck.mjs ./healthcheck.mjs
 
 # DATA_DIR (default ./data): the local handoff outbox keeps its SQLite file here (mount a persistent
 # volume on it); with REDIS_URL it is the fallback while Redis is unavailable.
@@ -51,7 +68,7 @@ USER node
 
 EXPOSE 6000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 6000) + '/heartbeat').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "healthcheck.mjs"]
 
 # exec form: node is PID 1 and receives SIGTERM directly for the graceful shutdown.
 # A young generation of at most 32 MiB per semi-space (V8's default on a large host lets it grow to
