@@ -21,7 +21,7 @@ CMD ["node", "src/local/serve-parties.ts"]
 
 # The service as JavaScript (npm run build: dist/, types erased, its files beside it). The image
 # runs it, not the .ts sources: Node's type stripping would keep its own TypeScript compiler in
-# memory, about 20 MiB of an idle instance (README, Performance).
+# memory, about 20 MiB of an idle instance (docs/performance.md).
 FROM base AS build
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
@@ -56,17 +56,17 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
 # exec form: node is PID 1 and receives SIGTERM directly for the graceful shutdown.
 # A young generation of at most 32 MiB per semi-space (V8's default on a large host lets it grow to
 # 64): with pretenuring off (below), 32 gave less CPU and a shorter p99 than 16 for about 15 MiB more
-# peak memory (README, Performance). V8's gc() under a
+# peak memory (docs/performance.md). V8's gc() under a
 # name of its own: one memory-reducing collection after start-up (src/runtime/release-start-up-memory.ts).
 # A ceiling for the old generation of 1.5 GiB: below V8's default on a large host (about 4 GiB)
 # V8 grows the heap by at most about 1.8x of what a collection left between collections instead of
-# up to 4x: peak memory under load about 300 -> 245 MiB for a few percent more CPU (README,
-# Performance). In NODE_OPTIONS so that a deployment with a smaller memory limit can give a lower
+# up to 4x: peak memory under load about 300 -> 245 MiB for a few percent more CPU
+# (docs/performance.md). In NODE_OPTIONS so that a deployment with a smaller memory limit can give a lower
 # ceiling (deploy/kubernetes does).
 # No allocation-site pretenuring: V8 saw the objects of the chats in flight survive a scavenge and
 # began allocating them straight into the old generation, where, once dead, they keep the younger
 # objects they point to alive until the next major collection: two to three times the promoted
-# memory per chat, 5..20 % more CPU and a longer p99 (README, Performance). V8 flags are not
+# memory per chat, 5..20 % more CPU and a longer p99 (docs/performance.md). V8 flags are not
 # accepted in NODE_OPTIONS, so it is on the command line. Same flags as `npm start`.
 ENV NODE_OPTIONS=--max-old-space-size=1536
 CMD ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "--expose-gc-as=chatAdapterStartUpGc", "dist/src/server.js"]

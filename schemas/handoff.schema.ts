@@ -7,7 +7,7 @@ export const ContactSchema = Type.Object({
 });
 export type Contact = Static<typeof ContactSchema>;
 
-/** CONTRACTS 3.3: POST {HANDOFF_URL}/handoff -> 202 */
+/** docs/contracts.md#handoff-receiver: POST {HANDOFF_URL}/handoff -> 202 */
 export const HandoffRequestSchema = Type.Object({
   conversation_id: Type.String(),
   propertyId: Type.String(),
@@ -22,7 +22,7 @@ export const HandoffRequestSchema = Type.Object({
 export type HandoffRequest = Static<typeof HandoffRequestSchema>;
 
 /**
- * CONTRACTS 6.3: what the outbox keeps and delivers: the 3.3 body plus `handoff_id` (a UUID), which
+ * docs/operations.md#handoffs-and-dead-letters: what the outbox keeps and delivers: the handoff body above plus `handoff_id` (a UUID), which
  * is also sent as the `Idempotency-Key` header, the same on every attempt.
  */
 export type Handoff = HandoffRequest & { readonly handoff_id: string };

@@ -47,7 +47,7 @@ export interface ComposedService {
   readonly metrics: Metrics;
   /** Idempotency store and session turns, as the routes use them. */
   readonly guards: ChatGuards;
-  /** The durable handoff outbox (CONTRACTS 6.3); `outbox.ready()` is its readiness check. */
+  /** The durable handoff outbox (docs/operations.md#handoffs-and-dead-letters); `outbox.ready()` is its readiness check. */
   readonly outbox: Outbox;
   /** Addresses of the parties started by the embedded local stack (empty outside `local`). */
   readonly localUrls: Readonly<Partial<Record<Party, string>>>;
@@ -177,7 +177,7 @@ interface ComposedGuards {
 }
 
 /**
- * Idempotency store, session turns and rate limits (CONTRACTS 6.2, 6.5, 6.6): in-process, or with
+ * Idempotency store, session turns and rate limits (docs/api.md#idempotency, docs/api.md#rate-limits, docs/api.md#one-turn-at-a-time-per-session): in-process, or with
  * REDIS_URL on one shared-state Redis connection (the session cache keeps its own). A Redis fault falls back to
  * in-process state for that request, with a warning and a metric, never a failed chat (6.8).
  */

@@ -3,7 +3,7 @@ import { need, type ChatContext, type ContextPatch } from '../src/pipeline/conte
 import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
- * The engine request of CONTRACTS 3.1, built member by member so that nothing else the caller sent
+ * The engine request of docs/contracts.md#engine, built member by member so that nothing else the caller sent
  * (and never `graphql_api_key`) leaves the service.
  */
 export function engineRequestFor(ctx: Readonly<ChatContext>): EngineRequest {
@@ -28,7 +28,7 @@ export function engineRequestFor(ctx: Readonly<ChatContext>): EngineRequest {
   };
 }
 
-/** Rule 4: the engine is asked for intent and reply (unless an earlier step already has the reply). */
+/** Processing rule 4: the engine is asked for intent and reply (unless an earlier step already has the reply). */
 export async function askEngine(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
   if (ctx.engineReply !== undefined) return {};
   return { engineReply: await deps.engine.query(engineRequestFor(ctx), ctx.deadlineAt), replySource: 'engine' };

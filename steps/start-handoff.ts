@@ -2,7 +2,7 @@ import { need, type ChatContext } from '../src/pipeline/context.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
- * Rule 8 and CONTRACTS 6.3: the handoff is written to the durable outbox before the reply goes
+ * Processing rule 8 and docs/operations.md#handoffs-and-dead-letters: the handoff is written to the durable outbox before the reply goes
  * out (the step waits for that write only: a SQLite insert or a Redis job add); delivery runs in
  * the background. A chat without a handoff touches no outbox at all.
  */

@@ -1,7 +1,7 @@
 /**
  * Text normalisation shared by the similarity measure and the question guards.
  *
- * Decisions (CONTRACTS 5: case, punctuation and spacing alone must not prevent a cache hit):
+ * Decisions (docs/api.md#session-cache: case, punctuation and spacing alone must not prevent a cache hit):
  * - case is folded, punctuation becomes a word break, runs of white space collapse;
  * - accents are removed ("¿Qué?" == "que"): visitors on phones often skip them, and the guards below
  *   compare accent-free words too, so a Spanish accent never splits or joins two questions;

@@ -4,7 +4,7 @@ import { callJson, type HttpParty } from './http-json.ts';
 
 const engineReply = TypeCompiler.Compile(EngineReplySchema);
 
-/** CONTRACTS 3.1: `POST {ENGINE_URL}/query`. */
+/** docs/contracts.md#engine: `POST {ENGINE_URL}/query`. */
 export function createEngineClient(target: HttpParty) {
   return {
     query(request: EngineRequest, deadlineAt?: number): Promise<EngineReply> {

@@ -9,7 +9,7 @@ import type { HttpParty } from './http-json.ts';
 import { partyAddress } from './party-pool.ts';
 
 /**
- * What one delivery attempt came to (CONTRACTS 6.3). `reason` is bounded and holds no input: a
+ * What one delivery attempt came to (docs/operations.md#handoffs-and-dead-letters). `reason` is bounded and holds no input: a
  * status (`status_503`), `timeout`, `unreachable` or `bad_reply`.
  */
 export type DeliveryOutcome =

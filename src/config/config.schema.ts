@@ -24,7 +24,7 @@ export const ConfigFileSchema = Type.Object(
 );
 export type ConfigFile = Static<typeof ConfigFileSchema>;
 
-/** One CALLER_API_KEYS entry (CONTRACTS 6.4); the key is digested once when the app is built. */
+/** One CALLER_API_KEYS entry (docs/api.md#caller-keys); the key is digested once when the app is built. */
 export interface CallerKeyEntry {
   readonly name: string;
   readonly key: string;
@@ -59,22 +59,22 @@ export interface Config {
   /** Local parties listen on this + 1..5; 0 = free ports. */
   readonly localStackBasePort: number;
   readonly shutdownGraceMs: number;
-  /** CONTRACTS 6.1: every chat is answered within this many ms. */
+  /** docs/api.md#deadline: every chat is answered within this many ms. */
   readonly requestTimeoutMs: number;
-  /** CONTRACTS 6.2: how long the first 200 answer to an Idempotency-Key is kept for replay (seconds). */
+  /** docs/api.md#idempotency: how long the first 200 answer to an Idempotency-Key is kept for replay (seconds). */
   readonly idempotencyTtlSeconds: number;
   /** Bound of the in-process idempotency store (kept answers). */
   readonly idempotencyMaxKeys: number;
-  // Callers and limits (CONTRACTS 6.4, 6.5, 6.7): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
+  // Callers and limits (docs/api.md#caller-keys, docs/api.md#rate-limits, docs/api.md#overload-and-input-depth): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
   /** CALLER_API_KEYS; undefined = no caller authentication. */
   readonly callerKeys: readonly CallerKeyEntry[] | undefined;
   /** Chats per minute per session (`orgId`, `propertyId`, `session_id`); 0 = off. */
   readonly rateLimitSessionPerMin: number;
   /** Chats per minute per organisation; 0 = off. */
   readonly rateLimitOrgPerMin: number;
-  /** CONTRACTS 6.7: chats are shed while the event loop's delay is over this many ms; 0 = off. */
+  /** docs/api.md#overload-and-input-depth: chats are shed while the event loop's delay is over this many ms; 0 = off. */
   readonly overloadMaxEventLoopDelayMs: number;
-  /** DATA_DIR: the service's own durable files (the local handoff outbox, CONTRACTS 6.3). */
+  /** DATA_DIR: the service's own durable files (the local handoff outbox, docs/operations.md#handoffs-and-dead-letters). */
   readonly dataDir: string;
   /** HANDOFF_MAX_AGE_S: a handoff is retried until this many seconds after it was written. */
   readonly handoffMaxAgeSeconds: number;

@@ -66,7 +66,7 @@ function resolveUrls(env: Env, file: ConfigFile | undefined, local: boolean, pro
   return urls;
 }
 
-/** CONTRACTS 6.4: the bearer key of the /admin routes. */
+/** docs/api.md#caller-keys: the bearer key of the /admin routes. */
 function adminApiKey(env: Env): string | undefined {
   const key = envOptionalString(env, 'ADMIN_API_KEY');
   // The key is never echoed: only what is wrong with it.

@@ -1,5 +1,5 @@
 /**
- * Contact details in a chat message (SPEC 4.2 rule 6): the first name, phone and email found, each
+ * Contact details in a chat message (processing rule 6 of docs/api.md#what-a-chat-does-in-order): the first name, phone and email found, each
  * null when the message has none. Phones come out as E.164, read with `defaultRegion` when written
  * without a country code.
  *

@@ -1,5 +1,5 @@
 /**
- * Idempotent chats (CONTRACTS 6.2), as hooks of `POST /chat_adapter`, after body validation and
+ * Idempotent chats (docs/api.md#idempotency), as hooks of `POST /chat_adapter`, after body validation and
  * before the message waits its turn. A chat without an `Idempotency-Key` pays nothing here (one
  * header lookup). With one: a bad header is a 400 naming it; then the key, scoped to the
  * organisation, is claimed in the store with the request's fingerprint:

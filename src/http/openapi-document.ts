@@ -1,6 +1,6 @@
 /**
- * What the OpenAPI document says besides the route schemas: the title and the SPEC 9 notice, the
- * bearer scheme (CONTRACTS 6.4), and per route its summary, tags, security, the `Idempotency-Key`
+ * What the OpenAPI document says besides the route schemas: the title and the versioning notice of docs/api.md#versioning, the
+ * bearer scheme (docs/api.md#caller-keys), and per route its summary, tags, security, the `Idempotency-Key`
  * header, response headers and examples. Applied when the document is generated (@fastify/swagger's
  * `transform`), never to the schemas that validate and serialize.
  */
@@ -13,7 +13,7 @@ export const OPENAPI_INFO = {
   title: 'Chat adapter',
   version: '1.5',
   description: [
-    '**Version 1.5: under review. This version contains breaking changes** (SPEC 9): check the request and response shapes below against your client before upgrading.',
+    '**Version 1.5: under review. This version contains breaking changes**: check the request and response shapes below against your client before upgrading.',
     '',
     'The chat adapter validates a chat message, asks the NLP engine for intent and reply, answers live questions from the property API, translates to Spanish when asked, stores question and answer, extracts contact details, starts human handoffs, and reports per-step latency. Paths carry no version segment.',
     '',
@@ -44,7 +44,7 @@ const IDEMPOTENCY_KEY = Type.String({
   maxLength: 257,
   pattern: '^[ -~]+$',
   description:
-    'Optional (CONTRACTS 6.2): 1..255 printable ASCII characters, bare or as a quoted string. A retry with the same key and the same request stores nothing twice and gets the same answer again (`Idempotent-Replayed: true`).',
+    'Optional: 1..255 printable ASCII characters, bare or as a quoted string. A retry with the same key and the same request stores nothing twice and gets the same answer again (`Idempotent-Replayed: true`).',
   examples: ['5f0c6a2e-8e1b-4d8a-9b7e-2c4f1d3a9e10'],
 });
 
@@ -83,7 +83,7 @@ function chatRoute(schema: RouteSchema): RouteSchema {
     ...schema,
     summary: 'Answer one chat message',
     description:
-      'Runs the pipeline of SPEC 4.2 (validate, session, language, engine, property API, format, translate, contacts, store, handoff) and answers with the reply, its classification and per-step latency. Needs `Authorization: Bearer <key>` only when `CALLER_API_KEYS` is set.',
+      'Runs the chat pipeline (validate, session, language, engine, property API, format, translate, contacts, store, handoff) and answers with the reply, its classification and per-step latency. Needs `Authorization: Bearer <key>` only when `CALLER_API_KEYS` is set.',
     tags: ['chat'],
     security: [{ bearerAuth: [] }, {}],
     headers: hasKey ? schema.headers : Type.Object({ ...properties, 'Idempotency-Key': Type.Optional(IDEMPOTENCY_KEY) }),

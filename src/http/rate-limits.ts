@@ -1,5 +1,5 @@
 /**
- * Rate limits (CONTRACTS 6.5): chats per minute per session (`orgId`, `propertyId`, `session_id`)
+ * Rate limits (docs/api.md#rate-limits): chats per minute per session (`orgId`, `propertyId`, `session_id`)
  * and per organisation, counted by @fastify/rate-limit in fixed one-minute windows. Both are keyed
  * from the validated body, so they run in preHandler (after caller auth, before anything is called
  * or stored). Over a limit: 429 `{"detail": "Too Many Requests"}` with `Retry-After` and the

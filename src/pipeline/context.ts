@@ -27,7 +27,7 @@ export interface ChatContext {
   /** The caller's `Idempotency-Key` (checked, quotes of the quoted form removed), if any. */
   readonly idempotencyKey: string | undefined;
   /**
-   * CONTRACTS 6.1: when the chat must be answered, on the `performance.now()` clock (ms). Every
+   * docs/api.md#deadline: when the chat must be answered, on the `performance.now()` clock (ms). Every
    * downstream call and every wait gets at most what is left.
    */
   readonly deadlineAt: number;

@@ -13,7 +13,7 @@ import type { SessionCache } from '../cache/session-cache.ts';
  * The ports the steps depend on. Concrete clients (src/clients) implement them; tests hand in fakes.
  * A failing call throws DownstreamError (src/errors.ts).
  *
- * `deadlineAt` (CONTRACTS 6.1): the instant, on the `performance.now()` clock, by which the chat
+ * `deadlineAt` (docs/api.md#deadline): the instant, on the `performance.now()` clock, by which the chat
  * must be answered (`ChatContext.deadlineAt`). A call gets the smaller of its own timeout and the
  * time left; with nothing left it is not made and throws DownstreamError.
  */
@@ -28,7 +28,7 @@ export interface ConversationStore {
   updateConversation(input: UpdateServiceConversationInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceConversation>;
 }
 
-/** CONTRACTS 6.3: the durable handoff outbox (src/outbox/), as the startHandoff step sees it. */
+/** docs/operations.md#handoffs-and-dead-letters: the durable handoff outbox (src/outbox/), as the startHandoff step sees it. */
 export interface HandoffOutbox {
   /**
    * Resolves once the handoff is durably written (delivery follows in the background, never

@@ -1,5 +1,5 @@
 /**
- * Reply formatting by retrieval type (CONTRACTS 4). Pure functions: text in, text out.
+ * Reply formatting by retrieval type (docs/api.md#reply-formatting). Pure functions: text in, text out.
  */
 import type { RetrievalType } from '../../schemas/chat-response.schema.ts';
 import type { EngineDataItem } from '../../schemas/engine.schema.ts';
@@ -119,7 +119,7 @@ export function markdown(text: string, data?: readonly EngineDataItem[]): string
 
 export type ReplyStyle = 'verbose' | 'markdown' | 'concise';
 
-/** SPEC 4.2 rule 5: which style a reply gets. */
+/** Processing rule 5 (docs/api.md#what-a-chat-does-in-order): which style a reply gets. */
 export function replyStyle(retrievalType: RetrievalType, subIntent: string): ReplyStyle {
   if (retrievalType === 'node') return subIntent === 'neighborhood_summary' ? 'verbose' : 'markdown';
   return 'concise';

@@ -27,7 +27,7 @@ const IDS = {
   session_id: 'd41d8cd98f00b204e9800998ecf8427e',
 };
 
-describe('startHandoff (rule 8, CONTRACTS 3.3 and 6.3)', () => {
+describe('startHandoff (processing rule 8, docs/contracts.md#handoff-receiver, docs/operations.md#handoffs-and-dead-letters)', () => {
   it('writes the handoff, with a fresh handoff_id and the contact found, to the outbox', async () => {
     const contact = { name: 'Maria Lopez', phone: '+14155552671', email: null };
     const { enqueued, result } = await start(contact, true);

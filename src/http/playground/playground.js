@@ -4,7 +4,7 @@ import { renderMarkdown } from './markdown.js';
 import { waterfallBars } from './waterfall.js';
 
 const ORG_ID = '9876543210987654321';
-/** The sub-intents for which the service looks for contact details (rule 6). */
+/** The sub-intents for which the service looks for contact details (processing rule 6). */
 const CONTACT_SUB_INTENTS = new Set(['customer_info', 'contact', 'complaint_filing', 'agent_hand_off', 'emergency_maintenance']);
 const MAX_HISTORY = 50;
 

@@ -3,7 +3,7 @@ import { EngineRequestSchema, type EngineRequest } from '../../../schemas/engine
 import { createPartyApp } from '../party-app.ts';
 import { answerQuery, type EngineDeps } from './answer-query.ts';
 
-/** The reference engine: `POST /query` (CONTRACTS 3.1). */
+/** The reference engine: `POST /query` (docs/contracts.md#engine). */
 export function buildEngineApp(deps: EngineDeps): FastifyInstance {
   const app = createPartyApp();
   app.post<{ Body: EngineRequest }>('/query', { schema: { body: EngineRequestSchema } }, async (request, reply) => {
