@@ -40,6 +40,16 @@ function document(title: string, urlVariable: string, localUrl: string, descript
   };
 }
 
+/** What a delivery carries: the handoff plus its `handoff_id`, also sent as the `Idempotency-Key`. */
+function handoffDelivery(): Json {
+  const schema = plain(HandoffRequestSchema);
+  return {
+    ...schema,
+    properties: { ...(schema['properties'] as Json), handoff_id: { type: 'string', format: 'uuid', description: 'The handoff\'s identity, the same on every attempt' } },
+    required: [...(schema['required'] as string[]), 'handoff_id'],
+  };
+}
+
 function propertyGet(summary: string, reply: TSchema): Json {
   return {
     get: {
@@ -88,7 +98,7 @@ export function partyDocuments(): Map<string, Json> {
               { name: 'Idempotency-Key', in: 'header', required: true, description: 'The handoff\'s `handoff_id` (a UUID), the same on every attempt', schema: { type: 'string', format: 'uuid' } },
               TRACEPARENT,
             ],
-            requestBody: { required: true, content: json(HandoffRequestSchema) },
+            requestBody: { required: true, content: { 'application/json': { schema: handoffDelivery() } } },
             responses: {
               202: { description: 'Accepted (any 2xx is an acknowledgement; the body is not read)' },
               '5XX': { description: 'Retried later with backoff' },
