@@ -7,7 +7,7 @@ export type Language = Static<typeof LanguageSchema>;
 
 const OpenObject = Type.Object({}, { additionalProperties: true });
 
-/** CONTRACTS 3.1: the chat request, history trimmed to 4, graphql_api_key removed, language added. */
+/** docs/contracts.md#engine: the chat request, history trimmed to 4, graphql_api_key removed, language added. */
 export const EngineRequestSchema = Type.Object({
   propertyId: Type.String(),
   message: Type.String(),
@@ -35,7 +35,7 @@ export type AdapterAction = (typeof ADAPTER_ACTIONS)[number];
 export const EngineDataItemSchema = Type.Record(Type.String(), Type.Unknown());
 export type EngineDataItem = Static<typeof EngineDataItemSchema>;
 
-/** CONTRACTS 3.1 engine answer. An answer that does not match is treated as an unavailable engine. */
+/** The engine's answer (docs/contracts.md#engine). An answer that does not match is treated as an unavailable engine. */
 export const EngineReplySchema = Type.Object({
   response: Type.String(),
   intent: Type.String(),

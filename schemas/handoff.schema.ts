@@ -7,7 +7,7 @@ export const ContactSchema = Type.Object({
 });
 export type Contact = Static<typeof ContactSchema>;
 
-/** CONTRACTS 9: at most this many messages of the conversation go with a handoff. */
+/** docs/contracts.md#handoff-receiver: at most this many messages of the conversation go with a handoff. */
 export const TRANSCRIPT_MAX_MESSAGES = 8;
 
 /** One message of the conversation as the agent reads it, oldest first. */
@@ -17,7 +17,7 @@ export const TranscriptMessageSchema = Type.Object({
 });
 export type TranscriptMessage = Static<typeof TranscriptMessageSchema>;
 
-/** CONTRACTS 3.3: what every handoff body has carried. */
+/** docs/contracts.md#handoff-receiver: what every handoff body has carried. */
 const handoffCore = {
   conversation_id: Type.String(),
   propertyId: Type.String(),
@@ -31,9 +31,9 @@ const handoffCore = {
   trace_id: Type.String(),
 };
 
-/** CONTRACTS 9: what an agent needs besides. */
+/** docs/contracts.md#handoff-receiver: what an agent needs besides. */
 const handoffForAgent = {
-  /** CONTRACTS 6.3: a UUID, also sent as the `Idempotency-Key` header, the same on every attempt. */
+  /** docs/operations.md#handoffs-and-dead-letters: a UUID, also sent as the `Idempotency-Key` header, the same on every attempt. */
   handoff_id: Type.String(),
   /** The visitor's language (`en`, `es`): the one chosen for the reply, even if its translation failed. */
   language: Type.String(),
@@ -45,12 +45,12 @@ const handoffForAgent = {
   requested_at: Type.String(),
 };
 
-/** CONTRACTS 3.3 and 9: POST {HANDOFF_URL}/handoff -> 202, as the service sends it. */
+/** docs/contracts.md#handoff-receiver: POST {HANDOFF_URL}/handoff -> 202, as the service sends it. */
 export const HandoffRequestSchema = Type.Object({ ...handoffForAgent, ...handoffCore });
 export type HandoffRequest = Static<typeof HandoffRequestSchema>;
 
 /**
- * What a receiver accepts: the CONTRACTS 9 members may be missing from a handoff written to an
+ * What a receiver accepts: the docs/contracts.md#handoff-receiver members may be missing from a handoff written to an
  * outbox by a version before them, which is still delivered after an upgrade.
  */
 export const HandoffReceivedSchema = Type.Object({
@@ -63,5 +63,5 @@ export const HandoffReceivedSchema = Type.Object({
 });
 export type HandoffReceived = Static<typeof HandoffReceivedSchema>;
 
-/** CONTRACTS 6.3: what the outbox keeps and delivers (the body above). */
+/** docs/operations.md#handoffs-and-dead-letters: what the outbox keeps and delivers (the body above). */
 export type Handoff = HandoffRequest;

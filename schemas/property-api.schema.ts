@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** CONTRACTS 3.5: the property management API's answers. */
+/** docs/contracts.md#property-api: the property management API's answers. */
 const Num = Type.Number();
 
 export const UnitSchema = Type.Object({

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 
 /**
  * One member per readiness check (e.g. `redis`): "ok", "unavailable", or "degraded" (shared state
- * that answered before and is down now: chats go on in-process, CONTRACTS 6.8).
+ * that answered before and is down now: chats go on in-process, docs/api.md#when-a-party-fails).
  */
 const ChecksSchema = Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('unavailable'), Type.Literal('degraded')]), {
   description: 'Each named check and its outcome',
@@ -19,7 +19,7 @@ export const ReadySchema = Type.Object(
 );
 export type Ready = Static<typeof ReadySchema>;
 
-/** `GET /ready` 503: what is not ready, also said in `detail` (the CONTRACTS 2 error shape). */
+/** `GET /ready` 503: what is not ready, also said in `detail` (the error shape of docs/api.md#errors). */
 export const NotReadySchema = Type.Object(
   { ready: Type.Literal(false), checks: ChecksSchema, detail: Type.String() },
   { additionalProperties: false, description: 'A check fails (named in `checks` and `detail`): send no traffic for now', examples: [{ ready: false, checks: { redis: 'unavailable' }, detail: 'not ready: redis' }] },

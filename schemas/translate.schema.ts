@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-/** CONTRACTS 3.2: POST {TRANSLATE_URL}/translate */
+/** docs/contracts.md#translator: POST {TRANSLATE_URL}/translate */
 export const TranslateRequestSchema = Type.Object({
   text: Type.String(),
   source: Type.String(),

@@ -1,5 +1,5 @@
 /**
- * What a chat with a handoff pays for the durable write (CONTRACTS 6.3): the time `enqueue` takes
+ * What a chat with a handoff pays for the durable write (docs/operations.md#handoffs-and-dead-letters): the time `enqueue` takes
  * on the local SQLite outbox and, when REDIS_URL is given, on the shared BullMQ outbox. Delivery is
  * not started (it never delays a reply anyway).
  *

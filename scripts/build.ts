@@ -6,7 +6,7 @@
  *
  * Why not run the .ts files as `npm run dev` and the tests do: Node strips their types at load time
  * with a TypeScript compiler of its own (amaro, a WebAssembly build of swc) that then stays in
- * memory, about 20 MiB of a process that idles at about 105 MiB without it (README, Performance).
+ * memory, about 20 MiB of a process that idles at about 105 MiB without it (docs/performance.md).
  * The emitted code is the same statements with the types erased (erasableSyntaxOnly): what runs is
  * what the tests ran. Types are checked by `npm test`, not here (`--noCheck`: about 0.5 s).
  *

@@ -52,23 +52,23 @@ export interface AppOptions {
   readonly metrics?: Metrics;
   /** TRACE_MESSAGE_TEXT: the message goes on the askEngine span. Default false. */
   readonly recordMessageText?: boolean;
-  /** REQUEST_TIMEOUT_MS (CONTRACTS 6.1): the deadline of every chat. */
+  /** REQUEST_TIMEOUT_MS (docs/api.md#deadline): the deadline of every chat. */
   readonly requestTimeoutMs: number;
-  /** Idempotency store and session turns (CONTRACTS 6.2, 6.6). */
+  /** Idempotency store and session turns (docs/api.md#idempotency, docs/api.md#one-turn-at-a-time-per-session). */
   readonly requestGuards: ChatGuards;
-  /** CALLER_API_KEYS (CONTRACTS 6.4); undefined = no caller authentication. */
+  /** CALLER_API_KEYS (docs/api.md#caller-keys); undefined = no caller authentication. */
   readonly callerKeys?: readonly CallerKey[] | undefined;
-  /** CONTRACTS 6.5 (compose.ts passes the configured limits); unset = no rate limits. */
+  /** docs/api.md#rate-limits (compose.ts passes the configured limits); unset = no rate limits. */
   readonly rateLimits?: RateLimitSettings;
-  /** CONTRACTS 6.7: chats are shed while the event loop lags more than this (compose.ts passes the configured 1000 ms); unset or 0 = off. */
+  /** docs/api.md#overload-and-input-depth: chats are shed while the event loop lags more than this (compose.ts passes the configured 1000 ms); unset or 0 = off. */
   readonly overloadMaxEventLoopDelayMs?: number;
-  /** The /admin routes (CONTRACTS 6.3, 6.4); not served without it (ADMIN_API_KEY unset). */
+  /** The /admin routes (docs/operations.md#handoffs-and-dead-letters, docs/api.md#caller-keys); not served without it (ADMIN_API_KEY unset). */
   readonly admin?: AdminRoutesOptions | undefined;
   /** What `GET /ready` checks (src/http/readiness.ts); none means ready whenever the process serves. */
   readonly readinessChecks?: readonly ReadinessCheck[];
   /** PLAYGROUND: serve the chat page at /playground. Default false. */
   readonly playground?: boolean;
-  /** Connection ceilings (CONTRACTS 7); each unset member takes its default. */
+  /** Connection ceilings (docs/api.md#limits); each unset member takes its default. */
   readonly connections?: Partial<ConnectionLimits>;
 }
 
@@ -121,7 +121,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // CONTRACTS 7, set once here for every answer (routes, plugins, errors, 404s): browsers never
+  // docs/api.md#limits, set once here for every answer (routes, plugins, errors, 404s): browsers never
   // guess a content type; chat answers (visitor text, contact details) are never cached on the way.
   const chatRoutes: ReadonlySet<string> = new Set(['/chat_adapter', `${options.routePrefix}/chat_adapter`]);
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -177,7 +177,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   // The gate, in this order, before any route: overload (onRequest), caller key (onRequest: 401;
-  // preHandler: 403), rate limits (preHandler: 429). CONTRACTS 6.4, 6.5, 6.7.
+  // preHandler: 403), rate limits (preHandler: 429). docs/api.md#caller-keys, docs/api.md#rate-limits, docs/api.md#overload-and-input-depth.
   void app.register(overload, { routePrefix: options.routePrefix, maxEventLoopDelayMs: options.overloadMaxEventLoopDelayMs });
   void app.register(callerAuth, { keys: options.callerKeys, routePrefix: options.routePrefix });
   void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });

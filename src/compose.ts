@@ -49,7 +49,7 @@ export interface ComposedService {
   readonly metrics: Metrics;
   /** Idempotency store and session turns, as the routes use them. */
   readonly guards: ChatGuards;
-  /** The durable handoff outbox (CONTRACTS 6.3); `outbox.ready()` is its readiness check. */
+  /** The durable handoff outbox (docs/operations.md#handoffs-and-dead-letters); `outbox.ready()` is its readiness check. */
   readonly outbox: Outbox;
   /** Addresses of the parties started by the embedded local stack (empty outside `local`). */
   readonly localUrls: Readonly<Partial<Record<Party, string>>>;
@@ -185,7 +185,7 @@ interface ComposedGuards {
 }
 
 /**
- * Idempotency store, session turns and rate limits (CONTRACTS 6.2, 6.5, 6.6): in-process, or with
+ * Idempotency store, session turns and rate limits (docs/api.md#idempotency, docs/api.md#rate-limits, docs/api.md#one-turn-at-a-time-per-session): in-process, or with
  * REDIS_URL on one shared-state Redis connection (the session cache keeps its own). A Redis fault falls back to
  * in-process state for that request, with a warning and a metric, never a failed chat (6.8).
  */
@@ -239,7 +239,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
 }
 
 /**
- * CONTRACTS 7: the contact finders' libraries (compromise and its lexicon, libphonenumber's full
+ * docs/api.md#limits: the contact finders' libraries (compromise and its lexicon, libphonenumber's full
  * metadata) are loaded, and run once, before the instance listens: loaded on the first contact chat
  * they held the event loop 0.3-1.7 s, every chat in flight and /heartbeat with it. The idle process
  * holds them for it (README, Performance: idle memory).

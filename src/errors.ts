@@ -49,7 +49,7 @@ export class OutboundRequestError extends Error {
   }
 }
 
-/** 503 body text per CONTRACTS 2: `{"detail": "<party> unavailable"}`. */
+/** 503 body text per docs/api.md#errors: `{"detail": "<party> unavailable"}`. */
 export function unavailableDetail(party: DownstreamParty): string {
   return `${party} unavailable`;
 }
@@ -57,7 +57,7 @@ export function unavailableDetail(party: DownstreamParty): string {
 /** Parties whose failure fails the chat (503); the others degrade the reply instead. */
 export const CRITICAL_PARTIES: ReadonlySet<DownstreamParty> = new Set(['engine', 'graphql']);
 
-/** CONTRACTS 6.3: no outbox could take a handoff: 503 `handoff unavailable`, never a silent drop. */
+/** docs/operations.md#handoffs-and-dead-letters: no outbox could take a handoff: 503 `handoff unavailable`, never a silent drop. */
 export class OutboxUnavailableError extends Error {
   constructor(reason: string, options?: { cause?: unknown }) {
     super(`handoff outbox: ${reason}`, options);

@@ -56,7 +56,7 @@ async function answerFor(action: AdapterAction, ctx: Readonly<ChatContext>, deps
 }
 
 /**
- * CONTRACTS 3.1/3.5: an `adapter` reply with an `adapter_action` is answered by the service itself
+ * docs/contracts.md#engine, docs/contracts.md#property-api: an `adapter` reply with an `adapter_action` is answered by the service itself
  * from the property management API, written directly in the reply language. A failing property API
  * never fails the chat: the reply says the information is not available right now (or, when the
  * API answers 404, that the property is not known there) and the topic is added to `not_available`. Only the party's failure (a DownstreamError) does that; a request

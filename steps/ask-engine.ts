@@ -5,7 +5,7 @@ import { SentenceRelease } from '../src/reply/sentence-release.ts';
 import type { RetrievalType } from '../schemas/chat-response.schema.ts';
 
 /**
- * The engine request of CONTRACTS 3.1, built member by member so that nothing else the caller sent
+ * The engine request of docs/contracts.md#engine, built member by member so that nothing else the caller sent
  * (and never `graphql_api_key`) leaves the service.
  */
 export function engineRequestFor(ctx: Readonly<ChatContext>): EngineRequest {
@@ -34,7 +34,7 @@ export function engineRequestFor(ctx: Readonly<ChatContext>): EngineRequest {
 const RELEASED_WHILE_WRITTEN: ReadonlySet<RetrievalType> = new Set(['rag', 'fixed', 'spf']);
 
 /**
- * For a caller that streams (CONTRACTS 8): the engine's text goes to it sentence by sentence while
+ * For a caller that streams (docs/api.md#streamed-replies): the engine's text goes to it sentence by sentence while
  * the engine writes, when the engine named a concise style first and the reply needs no
  * translation; otherwise nothing is released here and the route writes the reply once it is known.
  */

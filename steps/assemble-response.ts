@@ -1,7 +1,7 @@
 import { maskContact } from '../src/contacts/mask.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 
-/** Rule 10: the response is assembled with the trace id (the route adds `latency` from the timings). */
+/** Processing rule 10: the response is assembled with the trace id (the route adds `latency` from the timings). */
 export function assembleResponse(ctx: Readonly<ChatContext>): ContextPatch {
   const engine = need(ctx, 'engineReply');
   const reply = need(ctx, 'reply');

@@ -19,7 +19,7 @@ import { validateRequest } from './validate-request.ts';
 import { createPipeline } from '../src/pipeline/runner.ts';
 
 /**
- * SPEC 4.2, in order (steps/README.md maps the ten rules to these steps). Each step's function name
+ * docs/api.md#what-a-chat-does-in-order, in order (steps/README.md maps the ten rules to these steps). Each step's function name
  * is its name in latency figures, logs and spans.
  */
 export const chatSteps = [

@@ -2,7 +2,7 @@ import { chooseReplyLanguage } from '../src/language/reply-language.ts';
 import { need, type ChatContext, type ContextPatch } from '../src/pipeline/context.ts';
 
 /**
- * SPEC 1 item 6, CONTRACTS 3.2: the language the reply is delivered in. `spanish_toggle` asks for
+ * docs/api.md#reply-language: the language the reply is delivered in. `spanish_toggle` asks for
  * Spanish on its own; with `spanish_support_enabled`, a message written in Spanish gets a Spanish
  * reply. A short turn ("sí", "ok", an email alone) keeps the language the session last replied in.
  */

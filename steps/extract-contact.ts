@@ -5,7 +5,7 @@ import type { Deps } from '../src/pipeline/ports.ts';
 import { CONTACT_SUB_INTENTS } from '../src/pipeline/rules.ts';
 
 /**
- * Rule 6: for contact-related sub-intents, the visitor's name, phone (E.164) and email are taken
+ * Processing rule 6: for contact-related sub-intents, the visitor's name, phone (E.164) and email are taken
  * from the message. `contact` is null when the sub-intent does not ask for it or nothing was found.
  * Asynchronous, when it looks, only because the finders' libraries are loaded on first use (src/contacts).
  */

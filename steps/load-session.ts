@@ -3,7 +3,7 @@ import type { Deps } from '../src/pipeline/ports.ts';
 import { sessionKeyOf } from '../src/pipeline/session-key.ts';
 
 /**
- * SPEC 2.5: what the session cache remembers of this session (recent messages, replies given, the
+ * docs/api.md#session-cache: what the session cache remembers of this session (recent messages, replies given, the
  * language last replied in). A cache that is down reads as an empty session, never as an error.
  */
 export async function loadSession(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {

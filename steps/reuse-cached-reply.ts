@@ -3,7 +3,7 @@ import { need, type ChatContext, type ContextPatch } from '../src/pipeline/conte
 import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
- * CONTRACTS 5: a question that is the same as an earlier one of this session (similarity >= 0.98,
+ * docs/api.md#session-cache: a question that is the same as an earlier one of this session (similarity >= 0.98,
  * and no difference in numbers, negations, dates or unit types) reuses that earlier `fixed` or `rag`
  * reply, and the engine is not called.
  */

@@ -3,7 +3,7 @@ import { need, type ChatContext } from '../src/pipeline/context.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
- * The conversation as the agent reads it (CONTRACTS 9): the history the service knows for this
+ * The conversation as the agent reads it (docs/contracts.md#handoff-receiver): the history the service knows for this
  * session (the request's, or the session cache's when the request sent none), then this turn's
  * question and the reply the visitor was given; the last 8, oldest first.
  */
@@ -14,7 +14,7 @@ function transcriptOf(ctx: Readonly<ChatContext>, reply: string): TranscriptMess
 }
 
 /**
- * Rule 8 and CONTRACTS 6.3 / 9: the handoff is written to the durable outbox before the reply goes
+ * Rule 8 and docs/operations.md#handoffs-and-dead-letters / 9: the handoff is written to the durable outbox before the reply goes
  * out (the step waits for that write only: a SQLite insert or a Redis job add); delivery runs in
  * the background. A chat without a handoff touches no outbox at all.
  */

@@ -5,7 +5,7 @@ import { degradableDeadline } from '../src/pipeline/degradable-deadline.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
- * SPEC 1 item 6, CONTRACTS 3.2: when the reply should be Spanish and the text is English, the
+ * docs/api.md#reply-language: when the reply should be Spanish and the text is English, the
  * formatted `response` and `follow_up` are translated (one call each, when not empty). A failed
  * translation never fails the chat: the English reply goes out with `language` `en`. Only the
  * party's failure (a DownstreamError) degrades the reply; a request this service could not build

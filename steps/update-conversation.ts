@@ -3,7 +3,7 @@ import { need, type ChatContext } from '../src/pipeline/context.ts';
 import type { Deps } from '../src/pipeline/ports.ts';
 
 /**
- * Rule 6 (second half, CONTRACTS 3.4): `updateServiceConversation` records the extracted contact
+ * Processing rule 6 (second half, docs/contracts.md#graphql-store): `updateServiceConversation` records the extracted contact
  * and/or the handoff request. No call is made when there is neither.
  */
 export function updateConversation(ctx: Readonly<ChatContext>, deps: Deps): Promise<void> | undefined {

@@ -3,7 +3,7 @@ import { need, type ChatContext } from '../src/pipeline/context.ts';
 import { RequestValidationError } from '../src/errors.ts';
 
 /**
- * Rule 2: the request is validated. Field formats are checked by the request schema before the
+ * Processing rule 2: the request is validated. Field formats are checked by the request schema before the
  * pipeline starts, and the Idempotency-Key header by the idempotency plugin (before the message
  * waits its turn); this step checks what a schema cannot: the message length after trimming.
  */

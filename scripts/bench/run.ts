@@ -13,7 +13,7 @@
  *
  * Variants: see variants.ts. `--compare DIR` also runs each variant from another checkout (with its
  * node_modules), e.g. the code before a change, in the same rounds: the fairest before/after. Figures go to bench-results/latest.json (git-ignored); `--record`
- * also writes docs/bench/<date>-<label>.json, the figures the README quotes.
+ * also writes docs/bench/<date>-<kind>.json (recordName below), the files docs/performance.md quotes.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -287,4 +287,16 @@ if (failed > 0) console.log(`\nwarning: ${failed} requests failed (non-2xx, erro
 const died = rows.filter((r) => r.died !== undefined);
 if (died.length > 0) console.log(`warning: ${died.map((r) => `${r.target} (round ${r.round}: ${r.died})`).join(', ')} stopped before the end of a round`);
 writeResults(resolve(ROOT, args.out), true);
-if (args.record) writeResults(resolve(ROOT, 'docs/bench', `${startedAt.toISOString().slice(0, 10)}${args.label === '' ? '' : `-${args.label}`}.json`), true);
+if (args.record) writeResults(resolve(ROOT, 'docs/bench', recordName()), true);
+
+/**
+ * `<date>-<kind>[-<label>].json`: the kind says what was measured (`full` for every variant,
+ * `default` for the default pair, otherwise the variants; `-compare` with --compare), so a file's
+ * name tells a reader what produced it without a label.
+ */
+function recordName(): string {
+  const names = variants.map((v) => v.name);
+  const kind = names.length === VARIANTS.length ? 'full' : names.join(',') === DEFAULT_VARIANTS.join(',') ? 'default' : names.join('-');
+  const parts = [startedAt.toISOString().slice(0, 10), kind, ...(args.compare === undefined ? [] : ['compare']), ...(args.label === '' ? [] : [args.label])];
+  return `${parts.join('-').replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
+}

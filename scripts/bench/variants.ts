@@ -31,7 +31,7 @@ const MESSAGE_MAX_CHARS = 4000;
 const fill = (unit: string): string => unit.repeat(Math.ceil(MESSAGE_MAX_CHARS / unit.length)).slice(0, MESSAGE_MAX_CHARS);
 
 /**
- * The worst a caller may send in one message (CONTRACTS 2 and 7): 4000 characters of the text that
+ * The worst a caller may send in one message (docs/api.md, docs/api.md#limits): 4000 characters of the text that
  * made language detection, normalisation, contact extraction and formatting super-linear before,
  * with Spanish support on (so language detection runs). Each is a valid request.
  */

@@ -1,5 +1,5 @@
 /**
- * Picks the session cache implementation from configuration (CONTRACTS 1 and 5): Redis when
+ * Picks the session cache implementation from configuration (docs/configuration.md, docs/api.md#session-cache): Redis when
  * REDIS_URL is set (sessions shared by every instance), otherwise the in-process cache, bounded in sessions and bytes.
  * The Redis cache (and with it ioredis, several MiB of memory) is loaded only when it is chosen.
  */

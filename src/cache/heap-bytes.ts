@@ -1,6 +1,6 @@
 /**
  * An honest upper estimate of the heap a JSON-shaped value holds, for byte-bounded stores
- * (CONTRACTS 7). Strings count 2 bytes per UTF-16 code unit (V8 keeps any string holding a
+ * (docs/api.md#limits). Strings count 2 bytes per UTF-16 code unit (V8 keeps any string holding a
  * character above U+00FF, an emoji for instance, as two-byte) plus a header; objects and arrays a
  * header plus one slot per member. Property names are not counted: they are the schema's few
  * names, shared by every entry. Linear in the value's size, without recursion (no depth limit to hit).

@@ -1,7 +1,7 @@
 /**
  * In-process session cache (the default when REDIS_URL is unset), on lru-cache bounded twice: at
  * most `maxSessions` sessions (CACHE_MAX_SESSIONS) and at most `maxBytes` of heap (CACHE_MAX_BYTES,
- * CONTRACTS 7), whichever is reached first; the least recently used sessions go first. A session's
+ * docs/api.md#limits), whichever is reached first; the least recently used sessions go first. A session's
  * size is counted honestly (src/cache/heap-bytes.ts: 2 bytes per UTF-16 code unit) and each stored
  * message is cut to STORED_TEXT_MAX_UNITS, so callers choosing long emoji messages cannot make the
  * cache outgrow its bytes. Reads count as use (an active session stays).

@@ -1,7 +1,7 @@
 /**
  * Text normalisation shared by the similarity measure and the question guards.
  *
- * Decisions (CONTRACTS 5: case, punctuation and spacing alone must not prevent a cache hit):
+ * Decisions (docs/api.md#session-cache: case, punctuation and spacing alone must not prevent a cache hit):
  * - case is folded, punctuation becomes a word break, runs of white space collapse;
  * - accents are removed ("¿Qué?" == "que"): visitors on phones often skip them, and the guards below
  *   compare accent-free words too, so a Spanish accent never splits or joins two questions;
@@ -13,7 +13,7 @@
  */
 
 // A Map, not an object literal: a visitor's word is data, and "constructor" must not find
-// Object.prototype.constructor (CONTRACTS 7).
+// Object.prototype.constructor (docs/api.md#limits).
 const GLUED_CONTRACTIONS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries({
     dont: 'do not', doesnt: 'does not', didnt: 'did not', isnt: 'is not', arent: 'are not',

@@ -1,5 +1,5 @@
 /**
- * Guards of the reuse rule (CONTRACTS 5): two questions that differ in a number, a negation, a date or
+ * Guards of the reuse rule (docs/api.md#session-cache): two questions that differ in a number, a negation, a date or
  * weekday, or a unit type never share a reply, however similar their text. Each category turns the
  * normalised words of a question into the ordered list of its canonical terms; two questions pass only
  * when every list is equal. Order counts ("2 bed 1 bath" vs "1 bed 2 bath" differ). The word lists lean

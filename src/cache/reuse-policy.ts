@@ -1,5 +1,5 @@
 /**
- * When may a new message reuse an earlier reply of the same session? (SPEC 2.5, CONTRACTS 5)
+ * When may a new message reuse an earlier reply of the same session? (docs/api.md#session-cache)
  *
  * Reuse rule (findReusableAnswer): the new message must not be a short reply (question-guards.ts:
  * fewer than 3 meaningful words, e.g. "yes", "ok thanks", "sí, gracias"); the earlier question must

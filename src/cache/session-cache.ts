@@ -1,5 +1,5 @@
 /**
- * The session cache (SPEC 2.5, CONTRACTS 5): per session, the last 8 messages, the replies given to
+ * The session cache (docs/api.md#session-cache): per session, the last 8 messages, the replies given to
  * earlier questions and the reply language, kept 7200 s after the last write. Two implementations:
  * memory-cache.ts (one process, bounded in sessions and bytes) and redis-cache.ts (shared by every instance).
  * A cache is best-effort: no method ever throws; a backend failure is reported through

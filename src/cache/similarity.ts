@@ -1,5 +1,5 @@
 /**
- * When may a new message reuse an earlier reply of the same session? (SPEC 2.5, CONTRACTS 5)
+ * When may a new message reuse an earlier reply of the same session? (docs/api.md#session-cache)
  *
  * Measure: both texts are normalised (normalise-text.ts: case, punctuation, spacing and accents folded,
  * contractions expanded, numbers canonical), then compared twice with cosine similarity and the two
@@ -12,7 +12,7 @@
  * to the threshold.
  * Texts that are equal after normalisation score exactly 1.
  *
- * The 0.98 threshold (SPEC 8) with this measure means "the same question". Measured: "office hours" /
+ * The 0.98 threshold (docs/api.md#limits) with this measure means "the same question". Measured: "office hours" /
  * "office hour" in a 5-word question 0.86; two words swapped in an 8-word question 0.92; one word
  * replaced in a 15-word question 0.93, in a 40-word one just under 0.98; a one-letter typo in a 15-word
  * question 0.94, in a 40-word one 0.98. So only differences that normalisation removes (case, punctuation,

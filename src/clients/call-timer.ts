@@ -9,7 +9,7 @@ export interface CallLimit extends TimeLimited {
 }
 
 /**
- * CONTRACTS 6.1: the smaller of the party's timeout and the time left before `deadlineAt` (on the
+ * docs/api.md#deadline: the smaller of the party's timeout and the time left before `deadlineAt` (on the
  * `performance.now()` clock). When nothing is left the call is not made: the chat is already late.
  */
 export function callLimit(party: DownstreamParty, timeoutMs: number, deadlineAt?: number): CallLimit {

@@ -9,8 +9,8 @@ export { ENGINE_ANSWER_MAX_BYTES };
 const engineReply = TypeCompiler.Compile(EngineReplySchema);
 
 /**
- * CONTRACTS 3.1: `POST {ENGINE_URL}/query`. A chat answered as JSON asks for JSON only; a chat
- * answered as a stream lets the engine stream too (CONTRACTS 8, engine-stream-call.ts).
+ * docs/contracts.md#engine: `POST {ENGINE_URL}/query`. A chat answered as JSON asks for JSON only; a chat
+ * answered as a stream lets the engine stream too (docs/api.md#streamed-replies, engine-stream-call.ts).
  */
 export function createEngineClient(target: HttpParty): EngineClient {
   return {

@@ -1,5 +1,5 @@
 /**
- * The engine's event stream (CONTRACTS 8): JSON events `{"delta": "<text>"}`, then one
+ * The engine's event stream (docs/api.md#streamed-replies): JSON events `{"delta": "<text>"}`, then one
  * `{"done": true, ...}` holding every member of the 3.1 answer but `response`, which is the
  * deltas joined. An engine may name the reply's `retrieval_type` (and `language`) on its first
  * event, before any text: the service then knows the formatting rule while the text arrives, and

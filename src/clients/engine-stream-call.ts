@@ -1,8 +1,8 @@
 /**
- * `POST {ENGINE_URL}/query` for a caller that streams (CONTRACTS 8): asked with
+ * `POST {ENGINE_URL}/query` for a caller that streams (docs/api.md#streamed-replies): asked with
  * `Accept: text/event-stream, application/json`, the engine may answer either way. Same timeouts,
  * deadline, CLIENT span and attempt metrics as every other call (http-json.ts), and its own
- * ceiling: at most 256 KiB of answer, JSON or events (CONTRACTS 7).
+ * ceiling: at most 256 KiB of answer, JSON or events (docs/api.md#limits).
  */
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';

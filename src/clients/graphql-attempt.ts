@@ -10,7 +10,7 @@ export interface GraphqlEndpoint {
   readonly url: string;
   /** The GraphQL API's pool (party-pool.ts). */
   readonly dispatcher: Dispatcher;
-  /** Headers sent with every call (the per-environment secrets of CONTRACTS 3.4). */
+  /** Headers sent with every call (the per-environment secrets of docs/contracts.md#graphql-store). */
   readonly headers: Readonly<Record<string, string>>;
 }
 

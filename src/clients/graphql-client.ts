@@ -53,7 +53,7 @@ export interface GraphqlTarget {
   readonly timeoutMs: number;
   /** The GraphQL API's pool (party-pool.ts). */
   readonly dispatcher: Dispatcher;
-  /** Per-environment secrets (CONTRACTS 3.4); sent only here. */
+  /** Per-environment secrets (docs/contracts.md#graphql-store); sent only here. */
   readonly authorization: string | undefined;
   readonly apiKey: string | undefined;
   /** Tries per mutation and the backoff between them. Safe to retry: clientMessageKey makes it idempotent. */
@@ -78,7 +78,7 @@ function describe(err: unknown, limit: CallLimit | undefined): string {
 /** Every failure of the API is retried; a request the service itself could not build or send is not. */
 const retryable = (err: unknown) => !isRejectedBeforeSending(err);
 
-/** CONTRACTS 3.4: the GraphQL API, through graphql-request over the party's keep-alive undici pool. */
+/** docs/contracts.md#graphql-store: the GraphQL API, through graphql-request over the party's keep-alive undici pool. */
 export function createGraphqlClient(target: GraphqlTarget) {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...target.retry };
   const headers: Record<string, string> = {};

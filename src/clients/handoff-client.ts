@@ -11,7 +11,7 @@ import type { HttpParty } from './http-json.ts';
 import { partyAddress } from './party-pool.ts';
 
 /**
- * What one delivery attempt came to (CONTRACTS 6.3). `reason` is bounded and holds no input: a
+ * What one delivery attempt came to (docs/operations.md#handoffs-and-dead-letters). `reason` is bounded and holds no input: a
  * status (`status_503`), `timeout`, `unreachable` or `bad_reply`.
  */
 export type DeliveryOutcome =
@@ -26,7 +26,7 @@ export function captureTraceHeaders(): Record<string, string> {
 /** A connection error, timeout, 408, 429 or 5xx may pass; any other answer will not change by itself. */
 const isRetryableStatus = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
-/** How deliveries are signed (CONTRACTS 9); no signer = unsigned. `now` is the clock of the timestamp. */
+/** How deliveries are signed (docs/contracts.md#handoff-receiver); no signer = unsigned. `now` is the clock of the timestamp. */
 export interface DeliverySigning {
   readonly signer?: HandoffSigner | undefined;
   readonly now?: () => number;

@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 9: `X-Chat-Adapter-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`
+ * docs/contracts.md#handoff-receiver: `X-Chat-Adapter-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`
  * (the scheme of Stripe's webhook signatures), one `v1=` per secret of HANDOFF_SIGNING_SECRET, the
  * first secret's first. Computed for each attempt: a retry carries a fresh timestamp over the same
  * body, so a receiver that refuses signatures older than 5 minutes accepts a late retry and refuses a

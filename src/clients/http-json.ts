@@ -31,7 +31,7 @@ export interface JsonCall<S extends TSchema> {
   readonly okStatuses?: readonly number[];
   /** The chat's deadline (`performance.now()` clock): the call gets at most the time left. */
   readonly deadlineAt?: number | undefined;
-  /** The largest answer read (CONTRACTS 7); a larger one is out of contract. 1 MiB by default. */
+  /** The largest answer read (docs/api.md#limits); a larger one is out of contract. 1 MiB by default. */
   readonly maxBytes?: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Reading a party's JSON answer within bounds (CONTRACTS 7): at most `maxBytes` are read (the rest is
+ * Reading a party's JSON answer within bounds (docs/api.md#limits): at most `maxBytes` are read (the rest is
  * never buffered: the body is destroyed as soon as it goes over), at most MAX_ANSWER_DEPTH levels of
  * objects and arrays are accepted (the answer itself is level 1), and members named `__proto__`,
  * `constructor` or `prototype` are dropped at every level, so that no party's text ever reaches a

@@ -64,7 +64,7 @@ export function poolFetch(dispatcher: Dispatcher): PoolFetch {
       body: (init.body as string | null | undefined) ?? null,
       signal: init.signal ?? null,
     });
-    // A party's answer is read within a ceiling (CONTRACTS 7), never buffered whole whatever its size.
+    // A party's answer is read within a ceiling (docs/api.md#limits), never buffered whole whatever its size.
     return new PooledResponse(res.statusCode, res.headers, await readBoundedText(res.body, res.headers['content-length'], DEFAULT_MAX_ANSWER_BYTES));
   };
 }

@@ -24,7 +24,7 @@ export interface PropertyApiOptions {
   readonly maxCachedTokens?: number;
 }
 
-/** CONTRACTS 3.5: the property management API. */
+/** docs/contracts.md#property-api: the property management API. */
 export function createPropertyApiClient(target: HttpParty, options: PropertyApiOptions = {}) {
   // Per-property token cache; an in-flight fetch is shared so a burst asks only once.
   const tokens = new QuickLRU<string, Promise<string>>({

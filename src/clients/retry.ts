@@ -10,7 +10,7 @@ export interface RetryPolicy extends BackoffPolicy {
 export interface RetryOptions {
   readonly policy: RetryPolicy;
   /**
-   * CONTRACTS 6.1: no retry is waited for or started when its wait would reach this instant (the
+   * docs/api.md#deadline: no retry is waited for or started when its wait would reach this instant (the
    * chat's deadline, on the `performance.now()` clock); the last failure is thrown instead.
    */
   readonly deadlineAt?: number | undefined;

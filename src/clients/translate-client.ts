@@ -4,7 +4,7 @@ import { callJson, type HttpParty } from './http-json.ts';
 
 const translateReply = TypeCompiler.Compile(TranslateReplySchema);
 
-/** CONTRACTS 3.2: `POST {TRANSLATE_URL}/translate`. */
+/** docs/contracts.md#translator: `POST {TRANSLATE_URL}/translate`. */
 export function createTranslateClient(target: HttpParty) {
   return {
     async translate(text: string, source: string, target_: string, deadlineAt?: number): Promise<string> {

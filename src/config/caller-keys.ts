@@ -1,5 +1,5 @@
 /**
- * CALLER_API_KEYS (CONTRACTS 6.4): `name:key` (any organisation) or `name:key:orgId|orgId|...`
+ * CALLER_API_KEYS (docs/api.md#caller-keys): `name:key` (any organisation) or `name:key:orgId|orgId|...`
  * entries, comma-separated. A bad entry stops start-up with a message naming the variable and the
  * entry's position (and name, which is not secret), never the key.
  */

@@ -24,7 +24,7 @@ export const ConfigFileSchema = Type.Object(
 );
 export type ConfigFile = Static<typeof ConfigFileSchema>;
 
-/** One CALLER_API_KEYS entry (CONTRACTS 6.4); the key is digested once when the app is built. */
+/** One CALLER_API_KEYS entry (docs/api.md#caller-keys); the key is digested once when the app is built. */
 export interface CallerKeyEntry {
   readonly name: string;
   readonly key: string;
@@ -54,7 +54,7 @@ export interface Config {
   readonly propertyTimeZone: string;
   readonly cacheTtlSeconds: number;
   readonly cacheMaxSessions: number;
-  /** CACHE_MAX_BYTES: heap the in-process session cache may hold (CONTRACTS 7). */
+  /** CACHE_MAX_BYTES: heap the in-process session cache may hold (docs/api.md#limits). */
   readonly cacheMaxBytes: number;
   readonly cacheRetrieveThreshold: number;
   readonly localDataDir: string;
@@ -63,15 +63,15 @@ export interface Config {
   /** The reference engine's pace when it streams a `rag` reply: ms between words (`local` only). */
   readonly localEngineWordMs: number;
   readonly shutdownGraceMs: number;
-  /** CONTRACTS 6.1: every chat is answered within this many ms. */
+  /** docs/api.md#deadline: every chat is answered within this many ms. */
   readonly requestTimeoutMs: number;
-  /** CONTRACTS 6.2: how long the first 200 answer to an Idempotency-Key is kept for replay (seconds). */
+  /** docs/api.md#idempotency: how long the first 200 answer to an Idempotency-Key is kept for replay (seconds). */
   readonly idempotencyTtlSeconds: number;
   /** Bound of the in-process idempotency store (kept answers). */
   readonly idempotencyMaxKeys: number;
-  /** IDEMPOTENCY_MAX_BYTES: heap the in-process kept answers may hold (CONTRACTS 7). */
+  /** IDEMPOTENCY_MAX_BYTES: heap the in-process kept answers may hold (docs/api.md#limits). */
   readonly idempotencyMaxBytes: number;
-  // Callers and limits (CONTRACTS 6.4, 6.5, 6.7): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
+  // Callers and limits (docs/api.md#caller-keys, docs/api.md#rate-limits, docs/api.md#overload-and-input-depth): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
   /** CALLER_API_KEYS; undefined = no caller authentication. */
   readonly callerKeys: readonly CallerKeyEntry[] | undefined;
   /** Chats per minute per session (`orgId`, `propertyId`, `session_id`); 0 = off. */
@@ -80,23 +80,23 @@ export interface Config {
   readonly rateLimitOrgPerMin: number;
   /** Chats per minute per client (caller key name with CALLER_API_KEYS, else peer IP); 0 = off. */
   readonly rateLimitClientPerMin: number;
-  /** CONTRACTS 6.7: chats are shed while the event loop's delay is over this many ms; 0 = off. */
+  /** docs/api.md#overload-and-input-depth: chats are shed while the event loop's delay is over this many ms; 0 = off. */
   readonly overloadMaxEventLoopDelayMs: number;
-  /** DATA_DIR: the service's own durable files (the local handoff outbox, CONTRACTS 6.3). */
+  /** DATA_DIR: the service's own durable files (the local handoff outbox, docs/operations.md#handoffs-and-dead-letters). */
   readonly dataDir: string;
   /** HANDOFF_MAX_AGE_S: a handoff is retried until this many seconds after it was written. */
   readonly handoffMaxAgeSeconds: number;
   /** HANDOFF_LOCK_MS: how long a delivering instance holds a handoff; a dead one's is taken over after it. */
   readonly handoffLockMs: number;
-  /** HANDOFF_SIGNING_SECRET (CONTRACTS 9): the first signs, each gets a `v1=`; empty = unsigned. Never logged. */
+  /** HANDOFF_SIGNING_SECRET (docs/contracts.md#handoff-receiver): the first signs, each gets a `v1=`; empty = unsigned. Never logged. */
   readonly handoffSigningSecrets: readonly string[];
   /** ADMIN_API_KEY: bearer key of the /admin routes, which are not served when unset. Never logged. */
   readonly adminApiKey: string | undefined;
-  /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (CONTRACTS 7). */
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (docs/api.md#limits). */
   readonly keepAliveTimeoutMs: number;
   /** REQUEST_RECEIVE_TIMEOUT_MS: a request whose head or body has not arrived within this gets 408 and is closed. */
   readonly requestReceiveTimeoutMs: number;
-  /** MAX_CONNECTIONS: connections open at once; more are dropped (CONTRACTS 7). */
+  /** MAX_CONNECTIONS: connections open at once; more are dropped (docs/api.md#limits). */
   readonly maxConnections: number;
   /** HANDOFF_DEAD_LETTER_TTL_S: a dead-lettered handoff (with its contact details) is deleted this long after it died. */
   readonly handoffDeadLetterTtlSeconds: number;

@@ -68,7 +68,7 @@ function resolveUrls(env: Env, file: ConfigFile | undefined, local: boolean, pro
   return urls;
 }
 
-/** CONTRACTS 6.4: the bearer key of the /admin routes. */
+/** docs/api.md#caller-keys: the bearer key of the /admin routes. */
 function adminApiKey(env: Env): string | undefined {
   const key = envOptionalString(env, 'ADMIN_API_KEY');
   // The key is never echoed: only what is wrong with it.
@@ -79,7 +79,7 @@ function adminApiKey(env: Env): string | undefined {
 }
 
 /**
- * CONTRACTS 9: HANDOFF_SIGNING_SECRET, a comma-separated list (rotation: the new secret first, the old
+ * docs/contracts.md#handoff-receiver: HANDOFF_SIGNING_SECRET, a comma-separated list (rotation: the new secret first, the old
  * one kept while receivers move over). Empty when unset: deliveries are not signed.
  */
 function handoffSigningSecrets(env: Env): readonly string[] {

@@ -1,5 +1,5 @@
 /**
- * Contact details in a chat message (SPEC 4.2 rule 6, CONTRACTS 9): the visitor's own name, phone and
+ * Contact details in a chat message (processing rule 6, docs/contracts.md#handoff-receiver): the visitor's own name, phone and
  * email, each null when the message has none. Numbers and addresses written out in words are read
  * (spoken.ts); of two phones or emails, the one the visitor prefers is taken, and never a relative's
  * or the property's own (preference.ts). Phones come out as E.164, read with `defaultRegion` when

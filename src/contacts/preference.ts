@@ -1,5 +1,5 @@
 /**
- * Which of the details found in a message is the visitor's own and preferred (CONTRACTS 9): never a
+ * Which of the details found in a message is the visitor's own and preferred (docs/contracts.md#handoff-receiver): never a
  * relative's, a neighbour's or the property's own line ("I called your office at ...", "my husband's
  * is ..."), never one the visitor calls old or wrong; a detail the visitor says to use ("the new one",
  * "use my personal", "call me instead at", "cell is better") before the others; work or school ones

@@ -1,5 +1,5 @@
 /**
- * The handoff outbox's admin routes (CONTRACTS 6.3, 6.4), served only when ADMIN_API_KEY is set:
+ * The handoff outbox's admin routes (docs/operations.md#handoffs-and-dead-letters, docs/api.md#caller-keys), served only when ADMIN_API_KEY is set:
  *   GET  /admin/handoffs?status=dead|pending   lists handoffs (ids, times, attempts, last error)
  *   POST /admin/handoffs/{handoff_id}/retry    queues a dead letter again: 202; 404 unknown; 409 not dead
  * Every request needs `Authorization: Bearer <ADMIN_API_KEY>` (401 otherwise). Nothing here ever

@@ -1,5 +1,5 @@
 /**
- * Bearer keys (CONTRACTS 6.4): keys are kept only as SHA-256 digests, computed once at start-up,
+ * Bearer keys (docs/api.md#caller-keys): keys are kept only as SHA-256 digests, computed once at start-up,
  * and a presented key is compared with every digest in constant time, so neither the comparison
  * time nor a log line ever tells anything about a key.
  */

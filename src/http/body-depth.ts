@@ -1,5 +1,5 @@
 /**
- * Input depth (CONTRACTS 6.7): a body nested more than MAX_BODY_DEPTH levels of objects and arrays
+ * Input depth (docs/api.md#overload-and-input-depth): a body nested more than MAX_BODY_DEPTH levels of objects and arrays
  * (the body itself is level 1) is refused before it is parsed, so neither the parser nor anything
  * downstream (validation, JSON.stringify when forwarding) ever walks a 10,000-level structure.
  * One pass over the raw text, no recursion: string contents are skipped, brackets counted.

@@ -1,5 +1,5 @@
 /**
- * Caller authentication and tenant scoping (CONTRACTS 6.4). With CALLER_API_KEYS set, a chat needs
+ * Caller authentication and tenant scoping (docs/api.md#caller-keys). With CALLER_API_KEYS set, a chat needs
  * `Authorization: Bearer <key>`: checked in onRequest, before the body is read (401), and, once the
  * body is validated, against the organisations the key may post for (403), before anything else
  * runs. Keys are held only as SHA-256 digests (bearer-key.ts); the entry's name, never the key,

@@ -1,5 +1,5 @@
 /**
- * Connection ceilings (CONTRACTS 7), as options of the Fastify factory: an idle keep-alive
+ * Connection ceilings (docs/api.md#limits), as options of the Fastify factory: an idle keep-alive
  * connection is closed after `keepAliveTimeoutMs`; a request whose head or body has not fully
  * arrived within `receiveTimeoutMs` gets 408 and is closed; at most `maxConnections` are open at
  * once (more are dropped as they connect).
@@ -24,7 +24,7 @@ export interface ConnectionLimits {
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { keepAliveTimeoutMs: 72_000, receiveTimeoutMs: 30_000, maxConnections: 10_000 };
 
-/** What a connection refused before it became a request is told, in the detail shape (CONTRACTS 2). */
+/** What a connection refused before it became a request is told, in the detail shape (docs/api.md). */
 function clientErrorStatus(code: string | undefined): number {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
   if (code === 'HPE_HEADER_OVERFLOW') return 431;

@@ -5,7 +5,7 @@ import { CRITICAL_PARTIES, DownstreamError, OutboxUnavailableError, RequestValid
 import { MalformedJsonError } from './json-body.ts';
 import { validationMessage, type SchemaError } from './validation-message.ts';
 
-/** What the client is told: a status and the CONTRACTS 2 body. */
+/** What the client is told: a status and the body of docs/api.md#errors. */
 export interface ErrorReply {
   readonly status: number;
   readonly body: { detail: string } | { detail: { message: string; trace_id: string } };
@@ -33,7 +33,7 @@ const unavailable = (party: DownstreamParty): ErrorReply => ({
   party,
 });
 
-/** Maps any error thrown while serving a request to the CONTRACTS 2 status and body. */
+/** Maps any error thrown while serving a request to the status and body of docs/api.md#errors. */
 export function errorReply(raw: unknown, traceId: string): ErrorReply {
   const err = rootCause(raw);
   if (err instanceof RequestValidationError) return withTrace(400, err.message, traceId);

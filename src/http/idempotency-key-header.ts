@@ -1,5 +1,5 @@
 /**
- * The `Idempotency-Key` request header (CONTRACTS 6.2, after the IETF HTTPAPI draft): 1..255
+ * The `Idempotency-Key` request header (docs/api.md#idempotency, after the IETF HTTPAPI draft): 1..255
  * printable ASCII characters (0x20-0x7E), sent bare (`abc`) or as the draft's quoted string
  * (`"abc"`, the quotes not counted, `\"` and `\\` escapes as in RFC 8941 strings). Both forms name
  * the same key. A quote anywhere else, several header lines, or a comma-separated list is refused.

@@ -1,5 +1,5 @@
 /**
- * Idempotent chats (CONTRACTS 6.2), as hooks of `POST /chat_adapter`, after body validation and
+ * Idempotent chats (docs/api.md#idempotency), as hooks of `POST /chat_adapter`, after body validation and
  * before the message waits its turn. A chat without an `Idempotency-Key` pays nothing here (one
  * header lookup). With one: a bad header is a 400 naming it; then the key, scoped to the
  * organisation, is claimed in the store with the request's fingerprint:
@@ -49,7 +49,7 @@ export interface IdempotencyHooks {
   /** The checked key (quotes removed) of a request that holds its claim; undefined without a key. */
   keyOf(request: FastifyRequest): string | undefined;
   /**
-   * For an answer the route writes itself (a stream, CONTRACTS 8), which the onSend hook never
+   * For an answer the route writes itself (a stream, docs/api.md#streamed-replies), which the onSend hook never
    * sees: keeps `body` as the 200 answer to the key, or, with undefined, releases the claim.
    */
   settle(request: FastifyRequest, body: string | undefined): Promise<void>;

@@ -1,6 +1,6 @@
 /**
- * What the OpenAPI document says besides the route schemas: the title and the SPEC 9 notice, the
- * bearer scheme (CONTRACTS 6.4), and per route its summary, tags, security, the `Idempotency-Key`
+ * What the OpenAPI document says besides the route schemas: the title and the versioning notice of docs/api.md#versioning, the
+ * bearer scheme (docs/api.md#caller-keys), and per route its summary, tags, security, the `Idempotency-Key`
  * header, response headers and examples. Applied when the document is generated (@fastify/swagger's
  * `transform`), never to the schemas that validate and serialize.
  */
@@ -13,7 +13,7 @@ export const OPENAPI_INFO = {
   title: 'Chat adapter',
   version: '1.5',
   description: [
-    '**Version 1.5: under review. This version contains breaking changes** (SPEC 9): check the request and response shapes below against your client before upgrading.',
+    '**Version 1.5: under review. This version contains breaking changes**: check the request and response shapes below against your client before upgrading.',
     '',
     'The chat adapter validates a chat message, asks the NLP engine for intent and reply, answers live questions from the property API, translates to Spanish when asked, stores question and answer, extracts contact details, starts human handoffs, and reports per-step latency. Paths carry no version segment.',
     '',
@@ -84,7 +84,7 @@ function chatRoute(schema: RouteSchema): RouteSchema {
     ...schema,
     summary: 'Answer one chat message',
     description:
-      'Runs the pipeline of SPEC 4.2 (validate, session, language, engine, property API, format, translate, contacts, store, handoff) and answers with the reply, its classification and per-step latency. Needs `Authorization: Bearer <key>` only when `CALLER_API_KEYS` is set. With `Accept: text/event-stream` the 200 answer is a server-sent event stream in the AI SDK UI message stream protocol v1 (`start`, transient `data-step` parts, `text-start`/`text-delta`/`text-end`, `data-chat` holding this same JSON answer, `finish`, `[DONE]`); errors before it are the JSON errors below, a failure after it started an `error` part.',
+      'Runs the processing rules (validate, session, language, engine, property API, format, translate, contacts, store, handoff) and answers with the reply, its classification and per-step latency. Needs `Authorization: Bearer <key>` only when `CALLER_API_KEYS` is set. With `Accept: text/event-stream` the 200 answer is a server-sent event stream in the AI SDK UI message stream protocol v1 (`start`, transient `data-step` parts, `text-start`/`text-delta`/`text-end`, `data-chat` holding this same JSON answer, `finish`, `[DONE]`); errors before it are the JSON errors below, a failure after it started an `error` part.',
     tags: ['chat'],
     security: [{ bearerAuth: [] }, {}],
     headers: hasKey ? schema.headers : Type.Object({ ...properties, 'Idempotency-Key': Type.Optional(IDEMPOTENCY_KEY) }),

@@ -1,5 +1,5 @@
 /**
- * Overload shedding (CONTRACTS 6.7) with @fastify/under-pressure: when the event loop is delayed
+ * Overload shedding (docs/api.md#overload-and-input-depth) with @fastify/under-pressure: when the event loop is delayed
  * by more than 1 s, new chats get 503 `{"detail": "Service overloaded"}` with `Retry-After`, at
  * once, instead of queueing until every caller times out. Every other route (`/heartbeat`,
  * `/metrics`, `/ready`, docs) keeps answering, so probes and scrapes see the service alive.
@@ -18,7 +18,7 @@ export const OVERLOAD_RETRY_AFTER_S = 5;
 
 export interface OverloadOptions {
   readonly routePrefix: string;
-  /** OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (CONTRACTS 6.7: 1000); unset or 0 = off (tests on a loaded machine, where any loop may lag). */
+  /** OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (docs/api.md#overload-and-input-depth: 1000); unset or 0 = off (tests on a loaded machine, where any loop may lag). */
   readonly maxEventLoopDelayMs?: number | undefined;
 }
 

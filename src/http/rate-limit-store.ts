@@ -1,5 +1,5 @@
 /**
- * The rate limiter's counter store (CONTRACTS 6.5): fixed one-minute windows in Redis when
+ * The rate limiter's counter store (docs/api.md#rate-limits): fixed one-minute windows in Redis when
  * REDIS_URL is set (shared by every instance), in process otherwise. While Redis cannot answer
  * (not connected, or a command failed or timed out) the counters are kept in process, so the limits
  * hold per instance instead of switching off, and chats never wait on a Redis that is down. Both

@@ -1,5 +1,5 @@
 /**
- * Rate limits (CONTRACTS 6.5): chats per minute per session (`orgId`, `propertyId`, `session_id`),
+ * Rate limits (docs/api.md#rate-limits): chats per minute per session (`orgId`, `propertyId`, `session_id`),
  * per client and per organisation, counted by @fastify/rate-limit in fixed one-minute windows. The
  * client is the caller key's name with CALLER_API_KEYS, else the peer's IP address (as the plugin
  * keys it): a client that sends every chat with a new `session_id` is limited too. They run in

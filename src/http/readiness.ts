@@ -6,7 +6,7 @@
  *
  * Shared state (Redis) is required only until it has answered once: an instance that never reached
  * it (a wrong REDIS_URL, Redis not up yet) is not ready, so a rollout stops there. Once it has, an
- * outage only degrades the instance (CONTRACTS 6.8: chats go on with in-process state) and it stays
+ * outage only degrades the instance (docs/api.md#when-a-party-fails: chats go on with in-process state) and it stays
  * ready: Redis is shared, so failing readiness would take every instance out of service at once.
  */
 import type { FastifyPluginAsync } from 'fastify';

@@ -49,18 +49,18 @@ export interface RouteTelemetry {
   readonly metrics?: Metrics | undefined;
   /** TRACE_MESSAGE_TEXT: the message goes on the askEngine span. */
   readonly recordMessageText?: boolean;
-  /** REQUEST_TIMEOUT_MS (CONTRACTS 6.1). */
+  /** REQUEST_TIMEOUT_MS (docs/api.md#deadline). */
   readonly requestTimeoutMs: number;
 }
 
-/** Idempotent requests and one turn at a time per session (CONTRACTS 6.2, 6.6); wired by compose.ts. */
+/** Idempotent requests and one turn at a time per session (docs/api.md#idempotency, docs/api.md#one-turn-at-a-time-per-session); wired by compose.ts. */
 export interface ChatGuards {
   readonly idempotency: IdempotencyStore;
   readonly turns: SessionTurns;
   readonly metrics: RequestMetrics;
 }
 
-/** `GET /heartbeat`, `POST /chat_adapter` (SPEC 4) and `GET /metrics`. */
+/** `GET /heartbeat`, `POST /chat_adapter` (docs/api.md) and `GET /metrics`. */
 export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, tracer: Tracer, telemetry: RouteTelemetry, guards: ChatGuards): FastifyPluginAsync {
   const spanOptions = { recordMessageText: telemetry.recordMessageText ?? false };
   const metrics = telemetry.metrics;

@@ -1,7 +1,7 @@
 /**
- * One turn at a time per session (CONTRACTS 6.6), as hooks of `POST /chat_adapter` that run after
+ * One turn at a time per session (docs/api.md#one-turn-at-a-time-per-session), as hooks of `POST /chat_adapter` that run after
  * the idempotency check: a message waits until the earlier messages of its session (orgId,
- * propertyId, session_id) are answered. The wait spends the chat's own deadline (CONTRACTS 6.1);
+ * propertyId, session_id) are answered. The wait spends the chat's own deadline (docs/api.md#deadline);
  * if the deadline passes first, the answer is 503 `{"detail": "session busy"}` with
  * `Retry-After: 1` and nothing is called or stored. The time waited is reported as the timing
  * `waitForTurn`, before the pipeline steps (latency.steps, Server-Timing, step metrics, and a span

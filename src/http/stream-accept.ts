@@ -16,7 +16,7 @@ function quality(params: string[]): number {
 }
 
 /**
- * CONTRACTS 8: the caller asks for a stream with `Accept: text/event-stream`. Listed next to JSON,
+ * docs/api.md#streamed-replies: the caller asks for a stream with `Accept: text/event-stream`. Listed next to JSON,
  * the stream is chosen unless JSON is preferred (a higher q); wildcards alone stay JSON.
  */
 export function wantsEventStream(request: FastifyRequest): boolean {

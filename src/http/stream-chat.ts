@@ -1,5 +1,5 @@
 /**
- * A chat answered as a UI message stream (CONTRACTS 8): a way of answering, not a second pipeline.
+ * A chat answered as a UI message stream (docs/api.md#streamed-replies): a way of answering, not a second pipeline.
  * The same steps run over the same context; the stream is fed by what already exists: the step
  * observer (progress parts), the engine's text released by askEngine while it is written, the
  * reply once translateReply made it final, and the assembled answer (the `data-chat` part).

@@ -6,7 +6,7 @@ import { wantsEventStream } from './stream-accept.ts';
 import { UiMessageStreamWriter } from './stream-writer.ts';
 
 /**
- * CONTRACTS 6.2 and 8: a retry that asks for a stream gets the kept answer as one: its text as one
+ * docs/api.md#idempotency, docs/api.md#streamed-replies: a retry that asks for a stream gets the kept answer as one: its text as one
  * delta and the kept JSON answer, byte for byte, as the `data-chat` part; nothing runs again.
  */
 export const replayAsStream: StreamReplay = (request, reply, keptBody, key) => {

@@ -1,5 +1,5 @@
 /**
- * The AI SDK UI message stream, protocol v1 (CONTRACTS 8), written on the raw response: each part
+ * The AI SDK UI message stream, protocol v1 (docs/api.md#streamed-replies), written on the raw response: each part
  * is one server-sent event `data: <JSON>` written to the socket the moment it is made (no
  * buffering, no compression), and the stream ends with `data: [DONE]`. Part shapes are the `ai`
  * package's `UIMessageChunk` (test/stream checks them with its own reader).

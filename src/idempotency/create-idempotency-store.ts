@@ -1,6 +1,6 @@
 /**
- * Picks the idempotency store (CONTRACTS 6.2): in-process without REDIS_URL; with it, Redis, and
- * for a request during which Redis cannot be reached, the in-process store (CONTRACTS 6.8: a
+ * Picks the idempotency store (docs/api.md#idempotency): in-process without REDIS_URL; with it, Redis, and
+ * for a request during which Redis cannot be reached, the in-process store (docs/api.md#when-a-party-fails: a
  * Redis fault never fails a chat). Such a request is then idempotent on this instance only; a
  * retry elsewhere runs again and still stores nothing twice (the same clientMessageKey).
  */

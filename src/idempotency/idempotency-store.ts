@@ -1,5 +1,5 @@
 /**
- * Where the answers to idempotent requests are kept (CONTRACTS 6.2). A record is addressed by its
+ * Where the answers to idempotent requests are kept (docs/api.md#idempotency). A record is addressed by its
  * scope id (the request id derived from orgId and the key, src/pipeline/request-id.ts) and holds
  * the request's fingerprint: first an in-flight claim, then the first 200 answer, kept for
  * IDEMPOTENCY_TTL_S. A failed attempt's claim is released, so a retry runs again.

@@ -22,7 +22,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * CONTRACTS 6.2: what "the same request" means for an Idempotency-Key: SHA-256 (hex) of the
+ * docs/api.md#idempotency: what "the same request" means for an Idempotency-Key: SHA-256 (hex) of the
  * validated body (unknown members already dropped, defaults filled in) in canonical form.
  */
 export function requestFingerprint(validatedBody: unknown): string {

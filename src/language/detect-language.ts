@@ -12,7 +12,7 @@
  * reply follows them; "ok", "no", "sí" and "yes" are typed by both kinds of speaker and stay neutral.
  *
  * Only the first MAX_CHARS characters are read: a message says which language it is in long before
- * that, and the cost of one chat then stays the same whatever its length (CONTRACTS 7). Addresses
+ * that, and the cost of one chat then stays the same whatever its length (docs/api.md#limits). Addresses
  * are removed token by token (split at white space), in time linear in the text.
  */
 import { ENGLISH_WORDS, NEUTRAL_WORDS, SPANISH_WORDS } from './language-words.ts';

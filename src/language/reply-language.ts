@@ -1,7 +1,7 @@
 import { detectLanguage } from './detect-language.ts';
 
 /**
- * Reply language per CONTRACTS 3.2: 'es' whenever `spanishToggle` is on; otherwise 'es' only when
+ * Reply language per docs/api.md#reply-language: 'es' whenever `spanishToggle` is on; otherwise 'es' only when
  * Spanish support is enabled and the message is Spanish. A message without language evidence keeps
  * the session's language (default 'en'); with Spanish support off (and no toggle) it is always 'en'.
  */

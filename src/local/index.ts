@@ -48,7 +48,7 @@ export interface LocalStack {
 
 /**
  * Starts, on 127.0.0.1 and free ports, reference implementations of the downstream parties of
- * CONTRACTS 3 (ENVIRONMENT=local). Each party is its own Fastify server; the GraphQL store and
+ * docs/contracts.md (ENVIRONMENT=local). Each party is its own Fastify server; the GraphQL store and
  * the handoff receiver share one SQLite file.
  */
 export async function startLocalStack(opts: LocalStackOptions): Promise<LocalStack> {

@@ -3,7 +3,7 @@
  * may deliver it, one at a time. BullMQ brings what a hand-made queue would get wrong: retries on
  * our backoff (delivery-policy.ts), its failed set as the dead letter, and stalled-job recovery
  * (a job whose instance died is taken over after its lock lapses).
- * Redis needs `maxmemory-policy noeviction` and persistence (README, deployment).
+ * Redis needs `maxmemory-policy noeviction` and persistence (docs/operations.md#redis).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, type JobsOptions } from 'bullmq';

@@ -1,5 +1,5 @@
 /**
- * Picks and wires the handoff outbox from configuration (CONTRACTS 6.3): the local SQLite outbox
+ * Picks and wires the handoff outbox from configuration (docs/operations.md#handoffs-and-dead-letters): the local SQLite outbox
  * under DATA_DIR always; with REDIS_URL, the shared BullMQ outbox in front of it (BullMQ and ioredis
  * are loaded only then: several MiB an instance without Redis does not carry).
  */
@@ -14,7 +14,7 @@ import { createFallbackOutbox } from './fallback-outbox.ts';
 import type { Deliver, Outbox, OutboxEvents } from './outbox.ts';
 import { LOCAL_OUTBOX_FILE, createSqliteOutbox } from './sqlite-outbox.ts';
 
-/** Settings no operator needs, which tests shorten (the defaults are CONTRACTS 6.3's). */
+/** Settings no operator needs, which tests shorten (the defaults are those of docs/operations.md#handoffs-and-dead-letters). */
 export interface OutboxTuning {
   readonly backoff?: BackoffPolicy;
   readonly pollIntervalMs?: number;
@@ -36,7 +36,7 @@ export interface HandoffOutboxConfig {
   readonly lockMs: number;
   /** The handoff receiver (HANDOFF_URL, HANDOFF_TIMEOUT_MS, its connection pool). */
   readonly receiver: HttpParty;
-  /** HANDOFF_SIGNING_SECRET (CONTRACTS 9); empty or absent: deliveries are not signed. */
+  /** HANDOFF_SIGNING_SECRET (docs/contracts.md#handoff-receiver); empty or absent: deliveries are not signed. */
   readonly signingSecrets?: readonly string[];
   readonly logger: Logger;
   readonly events?: OutboxEvents;

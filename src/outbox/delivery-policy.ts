@@ -1,5 +1,5 @@
 /**
- * The one retry rule both outbox stores follow (CONTRACTS 6.3): a retryable failure is tried again
+ * The one retry rule both outbox stores follow (docs/operations.md#handoffs-and-dead-letters): a retryable failure is tried again
  * after an exponential backoff with full jitter (1 s .. 60 s apart by default) until
  * HANDOFF_MAX_AGE_S has passed since the handoff was written or re-queued; a permanent failure or
  * an expired handoff is dead-lettered.

@@ -1,5 +1,5 @@
 /**
- * The durable handoff outbox (CONTRACTS 6.3): a handoff is written before the reply goes out and
+ * The durable handoff outbox (docs/operations.md#handoffs-and-dead-letters): a handoff is written before the reply goes out and
  * delivered in the background, at least once, until it is delivered or dead-lettered. Two stores
  * behind this one interface: sqlite-outbox.ts (local, under DATA_DIR) and bullmq-outbox.ts
  * (shared, Redis); fallback-outbox.ts puts them together when REDIS_URL is set.

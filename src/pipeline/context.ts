@@ -28,11 +28,11 @@ export interface ChatContext {
   /** The caller's `Idempotency-Key` (checked, quotes of the quoted form removed), if any. */
   readonly idempotencyKey: string | undefined;
   /**
-   * CONTRACTS 6.1: when the chat must be answered, on the `performance.now()` clock (ms). Every
+   * docs/api.md#deadline: when the chat must be answered, on the `performance.now()` clock (ms). Every
    * downstream call and every wait gets at most what is left.
    */
   readonly deadlineAt: number;
-  /** Set when the caller asked for a stream (CONTRACTS 8): reply text goes there as it becomes final. */
+  /** Set when the caller asked for a stream (docs/api.md#streamed-replies): reply text goes there as it becomes final. */
   readonly textOut: ReplyTextSink | undefined;
 
   /** Base of `clientMessageKey`: derived from (orgId, idempotency key), or a fresh UUID. Never the trace id. */

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 export const STORE_RESERVE_MS = 2_000;
 
 /**
- * CONTRACTS 6.1 and 6.8: translate and the property API degrade the reply instead of failing the
+ * docs/api.md#deadline, docs/api.md#when-a-party-fails: translate and the property API degrade the reply instead of failing the
  * chat, so their calls must not spend the time that storing the question and answer (GraphQL,
  * after them) still needs: they get the chat's deadline minus a reserve of STORE_RESERVE_MS, or
  * half of what is left when less than twice that is left.

@@ -9,7 +9,7 @@ export function roundMs(ms: number): number {
 /** On a cache hit the engine step is reported under this name (it did not call the engine). */
 export const CACHE_HIT_STEP = 'askEngineCacheHit';
 
-/** The SPEC 2.2 latency members (milliseconds, rounded by roundMs), derived from the step timings in one pass. */
+/** The latency members of docs/api.md#chat-response (milliseconds, rounded by roundMs), derived from the step timings in one pass. */
 export function latencyFrom(timings: readonly StepTiming[], totalMs: number, engineSkipped: boolean): Latency {
   // Keyed by the runner's step names, which a test keeps equal to the schema's LATENCY_STEP_NAMES.
   const steps: Record<string, number> = {};

@@ -1,7 +1,7 @@
 import type { CreateServiceMessageInput, MessageRole } from '../../schemas/graphql.schema.ts';
 import { need, type ChatContext } from './context.ts';
 
-/** The `createServiceMessage` input for one side of the exchange (CONTRACTS 3.4). */
+/** The `createServiceMessage` input for one side of the exchange (docs/contracts.md#graphql-store). */
 export function messageInput(ctx: Readonly<ChatContext>, role: MessageRole, content: string): CreateServiceMessageInput {
   const r = ctx.request;
   const reply = need(ctx, 'engineReply');

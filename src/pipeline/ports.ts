@@ -14,13 +14,13 @@ import type { SessionCache } from '../cache/session-cache.ts';
  * The ports the steps depend on. Concrete clients (src/clients) implement them; tests hand in fakes.
  * A failing call throws DownstreamError (src/errors.ts).
  *
- * `deadlineAt` (CONTRACTS 6.1): the instant, on the `performance.now()` clock, by which the chat
+ * `deadlineAt` (docs/api.md#deadline): the instant, on the `performance.now()` clock, by which the chat
  * must be answered (`ChatContext.deadlineAt`). A call gets the smaller of its own timeout and the
  * time left; with nothing left it is not made and throws DownstreamError.
  */
 
 /**
- * Reply text as a streaming engine writes it (CONTRACTS 8), before its answer is complete.
+ * Reply text as a streaming engine writes it (docs/api.md#streamed-replies), before its answer is complete.
  * `announced` is what the engine said about the reply before its text (undefined when it said
  * nothing): the service releases text early only when it knows the formatting rule.
  */
@@ -55,7 +55,7 @@ export interface ConversationStore {
   updateConversation(input: UpdateServiceConversationInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceConversation>;
 }
 
-/** CONTRACTS 6.3: the durable handoff outbox (src/outbox/), as the startHandoff step sees it. */
+/** docs/operations.md#handoffs-and-dead-letters: the durable handoff outbox (src/outbox/), as the startHandoff step sees it. */
 export interface HandoffOutbox {
   /**
    * Resolves once the handoff is durably written (delivery follows in the background, never

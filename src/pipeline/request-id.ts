@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * CONTRACTS 6.2: the request id of a chat sent with an `Idempotency-Key`, derived from the
+ * docs/api.md#idempotency: the request id of a chat sent with an `Idempotency-Key`, derived from the
  * organisation and the key, so that a retry gets the same `clientMessageKey` (nothing stored twice)
  * and two organisations sending the same key never share a stored message. It is a UUID version 8
  * (RFC 9562, the name-based SHA-256 layout of its appendix B.2): the first 16 bytes of

@@ -1,7 +1,7 @@
 import type { AgentHandoff } from '../../schemas/chat-response.schema.ts';
 import type { EngineReply } from '../../schemas/engine.schema.ts';
 
-/** SPEC 4.2 rule 6: sub-intents whose message is searched for contact details. */
+/** Processing rule 6 (docs/api.md#what-a-chat-does-in-order): sub-intents whose message is searched for contact details. */
 export const CONTACT_SUB_INTENTS: ReadonlySet<string> = new Set([
   'customer_info',
   'contact',
@@ -10,7 +10,7 @@ export const CONTACT_SUB_INTENTS: ReadonlySet<string> = new Set([
   'emergency_maintenance',
 ]);
 
-/** CONTRACTS 3.3: sub-intents that always start a handoff. */
+/** docs/contracts.md#handoff-receiver: sub-intents that always start a handoff. */
 export const HANDOFF_SUB_INTENTS: ReadonlySet<string> = new Set(['agent_hand_off', 'emergency_maintenance']);
 
 /** A handoff is started when the engine asks for one or the sub-intent always needs a person. */

@@ -8,7 +8,7 @@ export const PLACEHOLDER_SESSION_ID = 'fake_service_session_id';
 export type SessionOf = Pick<ChatRequest, 'orgId' | 'propertyId' | 'session_id' | 'conversation_id'>;
 
 /**
- * CONTRACTS 5: a session is keyed by tenant and property too, so two tenants never share an entry.
+ * docs/api.md#session-cache: a session is keyed by tenant and property too, so two tenants never share an entry.
  * The placeholder id is scoped by `conversation_id`, so two visitors sent with it never share
  * history, replies, contact details, a turn queue or a rate limit. ':' never occurs in a real
  * session id (hex or UUID) nor in a conversation id (digits or Base64), so the scoped id cannot

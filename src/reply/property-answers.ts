@@ -1,5 +1,5 @@
 /**
- * Replies built from the property API (CONTRACTS 3.5) for `retrieval_type: adapter`, written directly
+ * Replies built from the property API (docs/contracts.md#property-api) for `retrieval_type: adapter`, written directly
  * in the reply language so they never need translating. Each is a few short, whole sentences: a count,
  * the price range, then up to three examples (cheapest or soonest first), well within the 500
  * characters that the concise format keeps.

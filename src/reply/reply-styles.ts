@@ -1,6 +1,6 @@
 /**
- * Reply formatting by retrieval type (CONTRACTS 4). Pure functions: text in, text out, in time linear
- * in the text (CONTRACTS 7): no pattern here can retry a long stretch of text from many starting
+ * Reply formatting by retrieval type (docs/api.md#reply-formatting). Pure functions: text in, text out, in time linear
+ * in the text (docs/api.md#limits): no pattern here can retry a long stretch of text from many starting
  * points. A delimited span (a link, bold, italics) excludes its own opening delimiter, so the scans
  * from two openings never overlap; test/hostile/regex-safety.test.ts checks every pattern.
  */
@@ -135,7 +135,7 @@ export function markdown(text: string, data?: readonly EngineDataItem[]): string
 
 export type ReplyStyle = 'verbose' | 'markdown' | 'concise';
 
-/** SPEC 4.2 rule 5: which style a reply gets. */
+/** Processing rule 5: which style a reply gets. */
 export function replyStyle(retrievalType: RetrievalType, subIntent: string): ReplyStyle {
   if (retrievalType === 'node') return subIntent === 'neighborhood_summary' ? 'verbose' : 'markdown';
   return 'concise';

@@ -1,6 +1,6 @@
 /**
- * The concise rule (CONTRACTS 4, reply-styles.ts `concise`) applied while the text still arrives
- * (CONTRACTS 8): whole sentences are released as soon as they are certain to open the formatted
+ * The concise rule (docs/api.md#reply-formatting, reply-styles.ts `concise`) applied while the text still arrives
+ * (docs/api.md#streamed-replies): whole sentences are released as soon as they are certain to open the formatted
  * reply, so that what a streaming caller sees is always the start of the final `response`.
  *
  * A sentence is certain when it is plain text: concise() only removes Markdown markup and collapses

@@ -3,7 +3,7 @@ import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
-/** How a streamed chat ended (CONTRACTS 8): answered, the caller left first, or an `error` part. */
+/** How a streamed chat ended (docs/api.md#streamed-replies): answered, the caller left first, or an `error` part. */
 export type StreamOutcome = 'completed' | 'client_gone' | 'failed';
 const STREAM_OUTCOMES: readonly StreamOutcome[] = ['completed', 'client_gone', 'failed'];
 

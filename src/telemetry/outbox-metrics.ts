@@ -1,5 +1,5 @@
 /**
- * The handoff outbox's metrics (CONTRACTS 6.3), on the service's own registry (metrics.ts): depth by
+ * The handoff outbox's metrics (docs/operations.md#handoffs-and-dead-letters), on the service's own registry (metrics.ts): depth by
  * state and the oldest undelivered handoff's age (read from the outbox at scrape time), delivery
  * attempts by outcome, and dead letters. With Redis, the shared store's figures are the whole
  * cluster's, the same from every instance: aggregate them with max(), not sum().

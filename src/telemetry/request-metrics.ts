@@ -1,5 +1,5 @@
 /**
- * Metrics of idempotent requests and session turns (CONTRACTS 6.2, 6.6), on the service's own
+ * Metrics of idempotent requests and session turns (docs/api.md#idempotency, docs/api.md#one-turn-at-a-time-per-session), on the service's own
  * registry (src/telemetry/metrics.ts hands it over as `metrics.registry`).
  */
 import { Counter, Histogram, type Registry } from 'prom-client';

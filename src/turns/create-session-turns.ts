@@ -1,12 +1,12 @@
 /**
- * One turn at a time per session (CONTRACTS 6.6): the in-process line (local-turn-queue.ts) always,
+ * One turn at a time per session (docs/api.md#one-turn-at-a-time-per-session): the in-process line (local-turn-queue.ts) always,
  * and with REDIS_URL the shared queue (redis-turn-queue.ts) on top, so two instances never run
  * turns of one session at once. A message takes its Redis ticket when it arrives (so arrival order
  * holds across instances), waits for its local turn, then polls Redis with a short backoff until
  * its ticket is at the head. All of it within the message's own deadline. Its entry holds a short
  * lease, renewed while it waits and runs, and always leaves Redis (shared-entry.ts), so neither a
  * Redis stall nor a dead instance strands a session for longer than that lease.
- * When Redis cannot be reached the message goes on in in-process order (CONTRACTS 6.8): a warning
+ * When Redis cannot be reached the message goes on in in-process order (docs/api.md#when-a-party-fails): a warning
  * and a metric, never a failed chat.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 6.6 within one process: the messages of one session take turns in the order they
+ * docs/api.md#one-turn-at-a-time-per-session within one process: the messages of one session take turns in the order they
  * arrived. One FIFO line per session key, in a Map, created by the first message and deleted when
  * the last one leaves: an idle session costs nothing, a busy one one Map entry and one small array.
  * There is no global lock: sessions never wait for each other.

@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 6.6 across instances: a per-session queue in Redis whose head holds the session's turn
+ * docs/api.md#one-turn-at-a-time-per-session across instances: a per-session queue in Redis whose head holds the session's turn
  * (a fair lease). A plain `SET NX` lease would let the instance that releases it take it again
  * before a waiter elsewhere polls, breaking arrival order; a ticket queue keeps that order.
  *

@@ -1,5 +1,5 @@
 /**
- * Every entry of the question guards' word tables must change the reuse decision (CONTRACTS 5: two
+ * Every entry of the question guards' word tables must change the reuse decision (docs/api.md#session-cache: two
  * questions that differ in a number, a negation, a date or weekday, or a unit type never share a
  * reply). The cases are generated from the tables themselves, so a word deleted from a table, or a
  * table emptied, fails here. The threshold is 0 so that only the guards decide: with the real

@@ -1,5 +1,5 @@
 /**
- * A cluster on this machine: one real redis-server (AOF, noeviction, as the README advises), the
+ * A cluster on this machine: one real redis-server (AOF, noeviction, as docs/operations.md#redis advises), the
  * stub parties, three real service processes (`node dist/src/server.js`, ENVIRONMENT=qa, each its own
  * DATA_DIR) and the round-robin proxy in front. Chats go through the proxy with a caller key.
  */

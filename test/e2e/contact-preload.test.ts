@@ -9,7 +9,7 @@ import { sendJson } from '../helpers/stub-server.ts';
 import { startStubs, stubPartiesEnv, type Stubs } from '../helpers/stubbed-service.ts';
 
 /**
- * CONTRACTS 7: loading a library on first use counts as blocking the loop. The contact finders'
+ * docs/api.md#limits: loading a library on first use counts as blocking the loop. The contact finders'
  * libraries are loaded before the instance listens, not on the first contact chat.
  */
 const RECORDER = resolve(import.meta.dirname, '../helpers/record-loaded-modules.ts');

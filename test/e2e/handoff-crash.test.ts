@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 6.3 with real processes (`node dist/src/server.js`, as `npm start` runs it): a service
+ * docs/operations.md#handoffs-and-dead-letters with real processes (`node dist/src/server.js`, as `npm start` runs it): a service
  * killed with SIGKILL while a handoff is undelivered loses nothing. Locally, the next start on the
  * same DATA_DIR delivers it; with Redis, a second instance takes over the job the dead one held.
  */

@@ -9,7 +9,7 @@ import { REPO_ROOT, spawnService, type ServiceProcess } from '../helpers/service
 import { startStubs, stubPartiesEnv, type Stubs } from '../helpers/stubbed-service.ts';
 
 /**
- * CONTRACTS 7: inside the pod's 512 MiB with its 384 MiB heap, the process survives whatever valid
+ * docs/api.md#limits: inside the pod's 512 MiB with its 384 MiB heap, the process survives whatever valid
  * chats callers send. Started exactly as the pod starts it: the image's command line (Dockerfile
  * CMD) and the pod's NODE_OPTIONS (deploy/kubernetes), read from those files. Each chat is a new
  * session with a maximum-length emoji message, and the engine answers each with a large (in

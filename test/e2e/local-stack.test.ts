@@ -48,7 +48,11 @@ async function conversation(id: string) {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chat-adapter-e2e-'));
-  const config = loadConfig({ ENVIRONMENT: 'local', PORT: '0', HOST: '127.0.0.1', LOCAL_DATA_DIR: dataDir, DATA_DIR: dataDir, LOCAL_STACK_BASE_PORT: '0' });
+  // Overload shedding off, as in the route tests: on a loaded test machine the first contact chat's
+  // library load (up to 2 s) trips it and the chats after it would get 503 Service overloaded.
+  const config = loadConfig({
+    ENVIRONMENT: 'local', PORT: '0', HOST: '127.0.0.1', LOCAL_DATA_DIR: dataDir, DATA_DIR: dataDir, LOCAL_STACK_BASE_PORT: '0', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+  });
   service = await composeService(config, pino({ level: 'silent' }));
   serviceUrl = await service.app.listen({ port: 0, host: '127.0.0.1' });
   graphqlUrl = service.localUrls.graphql ?? '';

@@ -1,5 +1,5 @@
 /**
- * The ways a downstream party can fail (CONTRACTS 6.8), played by a loopback stub: shared by the
+ * The ways a downstream party can fail (docs/api.md#when-a-party-fails), played by a loopback stub: shared by the
  * client-level fault tests (test/integration/client-faults.test.ts) and the service-level fault
  * table (test/integration/fault-table.test.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * A real redis-server for tests, on a free loopback port, without persistence unless asked (then
- * as the README advises for production: AOF, `noeviction`). `stop()` (SIGKILL) and `start()` can
+ * as docs/operations.md#redis advises for production: AOF, `noeviction`). `stop()` (SIGKILL) and `start()` can
  * be called mid-test to take Redis away and bring it back on the same port.
  * The binary is the one test/support/global-setup.ts found or fetched for this run.
  */

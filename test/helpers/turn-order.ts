@@ -1,4 +1,4 @@
-/** Chats of one session whose engine answers come slower the earlier they were sent (CONTRACTS 6.6 tests). */
+/** Chats of one session whose engine answers come slower the earlier they were sent (tests of docs/api.md#one-turn-at-a-time-per-session). */
 import { engineReply } from './fixtures.ts';
 import { sendJson, type StubHandler } from './stub-server.ts';
 import type { StubbedService } from './stubbed-service.ts';

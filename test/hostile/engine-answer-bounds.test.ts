@@ -6,7 +6,7 @@ import { graphqlStubHandler } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 
 /*
- * CONTRACTS 7 through real sockets: an engine answer over 256 KiB, or nested deeper than 32 levels,
+ * docs/api.md#limits through real sockets: an engine answer over 256 KiB, or nested deeper than 32 levels,
  * is out of contract: 503 `engine unavailable`, nothing stored. Members named __proto__,
  * constructor or prototype never reach a caller. Before, the whole answer was buffered whatever its
  * size, and a deep one was stored and then answered 500.

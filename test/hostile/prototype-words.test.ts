@@ -6,7 +6,7 @@ import { chatRequest, newSessionId } from '../helpers/fixtures.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 
 /*
- * CONTRACTS 7: a word such as `constructor` or `__proto__` behaves like any other word. Before, the
+ * docs/api.md#limits: a word such as `constructor` or `__proto__` behaves like any other word. Before, the
  * contractions table of the session cache was a plain object, so "constructor" found
  * Object.prototype.constructor: a 500 for the message, and, once cached, for every later message of
  * the session.

@@ -4,7 +4,7 @@ import { regexInventory, type FoundRegex, type Inventory } from './regex-invento
 import { patternKey, verdicts } from './regex-verdicts.ts';
 
 /*
- * CONTRACTS 7: no processing of a caller's or a party's text is worse than linear. Every regular
+ * docs/api.md#limits: no processing of a caller's or a party's text is worse than linear. Every regular
  * expression under src/ and steps/ (found automatically: a new one is checked the day it is added)
  * is proven free of super-linear backtracking by recheck. Before, it flagged among others
  * `\S+@\S+` in language detection and four of the Markdown rules of reply formatting.

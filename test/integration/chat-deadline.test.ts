@@ -5,7 +5,7 @@ import { graphqlStubHandler, useStubbedService } from '../helpers/stubbed-servic
 import { sendJson, type StubHandler } from '../helpers/stub-server.ts';
 
 /*
- * CONTRACTS 6.1: every chat is answered within REQUEST_TIMEOUT_MS, whatever a party's own timeout
+ * docs/api.md#deadline: every chat is answered within REQUEST_TIMEOUT_MS, whatever a party's own timeout
  * (30 s for the engine). A critical party that is still silent at the deadline fails the chat with
  * a 503 naming it; the optional ones degrade the reply and leave time to store it.
  */

@@ -160,7 +160,7 @@ describe('through the service (issue 11)', () => {
     const body = JSON.stringify(chatRequest({ schedule_information: 'DEEP' })).replace('"DEEP"', deep);
     const before = harness.svc.stubs.engine.requests.length;
     const res = await harness.svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: body, headers: { 'content-type': 'application/json' } });
-    // A 500 here (the engine request cannot be serialized) until the depth limit of CONTRACTS 6.7
+    // A 500 here (the engine request cannot be serialized) until the depth limit of docs/api.md#overload-and-input-depth
     // answers 400 before any step runs; never 503 "engine unavailable".
     expect([400, 500]).toContain(res.statusCode);
     expect(res.json()).not.toEqual({ detail: 'engine unavailable' });

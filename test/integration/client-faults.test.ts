@@ -15,7 +15,7 @@ import { FAULTS, misbehave, type Fault } from '../helpers/party-faults.ts';
 import { startStub, type StubServer } from '../helpers/stub-server.ts';
 
 /*
- * CONTRACTS 6.8 at the client level: whatever the party does wrong (refuses, resets mid-answer,
+ * docs/api.md#when-a-party-fails at the client level: whatever the party does wrong (refuses, resets mid-answer,
  * answers too late, answers 5xx, malformed JSON or out of contract), its client throws a
  * DownstreamError naming that party and saying what happened; the GraphQL client tries 3 times
  * first. (The service-level outcome of each, 503 or a degraded 200, is the fault suite's.)

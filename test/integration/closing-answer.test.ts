@@ -1,4 +1,4 @@
-/** CONTRACTS 7: a request that reaches the service while it closes gets 503 in the detail shape. */
+/** docs/api.md#limits: a request that reaches the service while it closes gets 503 in the detail shape. */
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

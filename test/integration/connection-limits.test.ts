@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 7 over real sockets: idle keep-alive connections are closed, a request whose body
+ * docs/api.md#limits over real sockets: idle keep-alive connections are closed, a request whose body
  * trickles in gets 408 and is closed, connections over the cap are dropped. Short timeouts
  * (configured) so that the test takes seconds.
  */

@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 6.8, the fault table, row by row: for each party and each way it can fail, the chat
+ * docs/api.md#when-a-party-fails, the fault table, row by row: for each party and each way it can fail, the chat
  * gets the documented outcome; afterwards the service still serves (a normal chat: 200, stored),
  * the process still runs, and every 200 has its question and answer stored. The whole table runs
  * against the service in this process and against a real `node dist/src/server.js` process, each with

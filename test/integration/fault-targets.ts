@@ -233,7 +233,7 @@ export function partyCalls(target: FaultTarget, party: keyof Stubs, traceId: str
 }
 
 /**
- * CONTRACTS 6.8: a 200 has its question and answer stored, under one request id's two
+ * docs/api.md#when-a-party-fails: a 200 has its question and answer stored, under one request id's two
  * clientMessageKeys, and `message_id` is the stored answer's id.
  */
 export function expectStored(target: FaultTarget, answer: ChatAnswer): void {

@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 6.3 through the real service (real clients, real sockets, a real SQLite file, a real
+ * docs/operations.md#handoffs-and-dead-letters through the real service (real clients, real sockets, a real SQLite file, a real
  * redis-server): the handoff outbox as a visitor and an operator meet it. Retries are 20..200 ms
  * apart here (test tuning); the policy is the same as in production.
  */

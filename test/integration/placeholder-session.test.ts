@@ -4,7 +4,7 @@ import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 
-// CONTRACTS 5: `fake_service_session_id` names no real session; two visitors sent with it are two sessions.
+// docs/api.md#session-cache: `fake_service_session_id` names no real session; two visitors sent with it are two sessions.
 const PLACEHOLDER = 'fake_service_session_id';
 const harness = useStubbedService({ ENGINE_TIMEOUT_MS: '5000', RATE_LIMIT_SESSION_PER_MIN: '2' });
 afterEach(() => {

@@ -4,7 +4,7 @@ import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
 import { waitFor } from '../outbox/outbox-contract.ts';
 
-/** CONTRACTS 6.5 with REDIS_URL: counters shared by two instances, per instance while Redis is down. */
+/** docs/api.md#rate-limits with REDIS_URL: counters shared by two instances, per instance while Redis is down. */
 const LIMIT = 4;
 let redis: TestRedis;
 let a: StubbedService;

@@ -1,5 +1,5 @@
 /**
- * Idempotency and session turns on two instances sharing one real redis-server (CONTRACTS 6.2,
+ * Idempotency and session turns on two instances sharing one real redis-server (docs/api.md#idempotency,
  * 6.6): a replay from the other instance, 409 across instances, arrival order across instances, a
  * message that waits past its deadline, nothing left behind, and Redis going away mid-test.
  */

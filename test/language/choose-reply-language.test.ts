@@ -4,7 +4,7 @@ import { chooseReplyLanguage } from '../../src/language/reply-language.ts';
 const choose = (message: string, spanishToggle: boolean, spanishSupportEnabled: boolean, sessionLanguage?: 'en' | 'es') =>
   chooseReplyLanguage({ message, spanishToggle, spanishSupportEnabled, sessionLanguage });
 
-describe('chooseReplyLanguage (CONTRACTS 3.2)', () => {
+describe('chooseReplyLanguage (docs/api.md#reply-language)', () => {
   it('answers in Spanish whenever the toggle is on, on its own', () => {
     expect(choose('What is the rent?', true, false)).toBe('es');
     expect(choose('What is the rent?', true, true, 'en')).toBe('es');

@@ -5,7 +5,7 @@ import * as words from '../../src/contacts/preference-words.ts';
 
 const US = { defaultRegion: 'US' as const };
 
-describe('whose contact, and which of two (CONTRACTS 9)', () => {
+describe('whose contact, and which of two (docs/contracts.md#handoff-receiver)', () => {
   it.each([
     ["my husband's number is 305 212 9087, but call me at 305 640 3318", '+13056403318'],
     ['old number 512-339-2204, new one is 512-870-6651', '+15128706651'],

@@ -5,7 +5,7 @@ import { DIGIT_WORDS, SPOKEN_TLDS } from '../../src/contacts/spoken-words.ts';
 
 const US = { defaultRegion: 'US' as const };
 
-describe('numbers and addresses written out (CONTRACTS 9)', () => {
+describe('numbers and addresses written out (docs/contracts.md#handoff-receiver)', () => {
   it.each([
     ['call me seven one three four eight two nine nine one zero', '+17134829910'],
     ['my number is three one two, eight four seven, two two nine zero', '+13128472290'],

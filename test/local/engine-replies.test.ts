@@ -22,7 +22,7 @@ describe('reference engine: replies', () => {
   });
   afterAll(async () => { await stack.dispose(); });
 
-  it('fills every CONTRACTS 3.1 member, follow_up as a string, always in English', async () => {
+  it('fills every member of docs/contracts.md#engine, follow_up as a string, always in English', async () => {
     const reply = await ask('Do you allow cats?');
     for (const member of CONTRACT_MEMBERS) expect(reply).toHaveProperty(member);
     expect(typeof reply.follow_up).toBe('string');

@@ -1,5 +1,5 @@
 /**
- * What the service does to an engine reply before translating it (CONTRACTS 4), reproduced
+ * What the service does to an engine reply before translating it (docs/api.md#reply-formatting), reproduced
  * here so the translator is tested on the text it will really receive.
  */
 export interface ReplyToFormat {

@@ -1,6 +1,6 @@
 import { MAPLE_COURT } from './helpers.ts';
 
-/** A CONTRACTS 3.3 handoff body. */
+/** A handoff body (docs/contracts.md#handoff-receiver). */
 export function handoffBody(conversationId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     conversation_id: conversationId,

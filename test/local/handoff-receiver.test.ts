@@ -29,7 +29,7 @@ describe('local handoff receiver', () => {
     expect(read.body.data.conversation.handoffs).toHaveLength(1);
   });
 
-  it('records a re-delivery with the same Idempotency-Key once (CONTRACTS 6.3), and two handoffs with two keys twice', async () => {
+  it('records a re-delivery with the same Idempotency-Key once (docs/operations.md#handoffs-and-dead-letters), and two handoffs with two keys twice', async () => {
     const target = `${url(stack, 'handoff')}/handoff`;
     const key = 'b1946ac9-2f0e-4c4e-9d51-0a4f1e6f3c11';
     const first = await postJson(target, handoffBody('3000000000000000004'), { 'idempotency-key': key });
@@ -43,7 +43,7 @@ describe('local handoff receiver', () => {
     expect(read.body.data.conversation.handoffs).toHaveLength(2);
   });
 
-  it('refuses a body that is not a CONTRACTS 3.3 handoff (400) and records nothing', async () => {
+  it('refuses a body that is not a handoff of docs/contracts.md#handoff-receiver (400) and records nothing', async () => {
     const target = `${url(stack, 'handoff')}/handoff`;
     const { contact: _omitted, ...withoutContact } = handoffBody('3000000000000000003');
     expect((await postJson(target, withoutContact)).status).toBe(400);

@@ -64,7 +64,7 @@ export async function getJson(target: string): Promise<JsonResponse> {
   return { status: res.status, body: await res.json() };
 }
 
-/** An engine request as the service sends it (CONTRACTS 3.1): no graphql_api_key, language added. */
+/** An engine request as the service sends it (docs/contracts.md#engine): no graphql_api_key, language added. */
 export function engineRequest(message: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     propertyId: MAPLE_COURT,
@@ -84,7 +84,7 @@ export function engineRequest(message: string, overrides: Record<string, unknown
 
 export const GRAPHQL_KEY = 'local-Key_123';
 
-/** POSTs a GraphQL operation the way the service does (CONTRACTS 3.4 headers). */
+/** POSTs a GraphQL operation the way the service does (the headers of docs/contracts.md#graphql-store). */
 export async function graphql(
   stack: LocalStack, query: string, variables: Record<string, unknown> = {},
   headers: Record<string, string> = { 'x-graphql-api-key': GRAPHQL_KEY },

@@ -59,7 +59,7 @@ describe('translator: shapes and unknown text', () => {
     expect(res.body).toEqual({ translated_text: 'Hola', untranslated: [] });
   });
 
-  it('refuses other language pairs and bodies that are not CONTRACTS 3.2 (400)', async () => {
+  it('refuses other language pairs and bodies that do not match docs/contracts.md#translator (400)', async () => {
     expect((await postJson(target, { text: 'Hola', source: 'es', target: 'en' })).status).toBe(400);
     expect((await postJson(target, { text: 'Hi', source: 'en' })).status).toBe(400);
     expect((await postJson(target, { text: 5, source: 'en', target: 'es' })).status).toBe(400);

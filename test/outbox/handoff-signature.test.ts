@@ -64,7 +64,7 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promi
   }
 }
 
-describe('signed handoff deliveries (CONTRACTS 9), over loopback to a receiver that checks them', () => {
+describe('signed handoff deliveries (docs/contracts.md#handoff-receiver), over loopback to a receiver that checks them', () => {
   it('signs with the right secret: the receiver verifies HMAC-SHA256 over "<t>.<raw body>" and accepts', async () => {
     const r = await receiver([NEW_SECRET]);
     const { outbox, lines } = await service(r.url, [NEW_SECRET]);

@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 9 through the real service (real clients, sockets and SQLite outbox): a visitor asks for
+ * docs/contracts.md#handoff-receiver through the real service (real clients, sockets and SQLite outbox): a visitor asks for
  * a person, the chat answers with the masked contact it understood, and the receiver gets a signed
  * body with the conversation, the reply, the language and the time of the request.
  */
@@ -26,7 +26,7 @@ describe('a handoff an agent can act on, signed', () => {
     await receiver?.close();
   });
 
-  it('answers with the masked contact and delivers the CONTRACTS 9 body with a valid signature', async () => {
+  it('answers with the masked contact and delivers the docs/contracts.md#handoff-receiver body with a valid signature', async () => {
     const history = [
       { role: 'user', content: 'is the pool open?' },
       { role: 'assistant', content: 'The pool is open 8am to 10pm.' },

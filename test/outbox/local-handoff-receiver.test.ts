@@ -35,7 +35,7 @@ function post(app: Awaited<ReturnType<typeof localReceiver>>, body: string, sign
   return app.inject({ method: 'POST', url: '/handoff', headers, payload: body });
 }
 
-describe('the local stack handoff receiver checks signatures when it knows the secret (CONTRACTS 9)', () => {
+describe('the local stack handoff receiver checks signatures when it knows the secret (docs/contracts.md#handoff-receiver)', () => {
   const body = JSON.stringify(handoff());
   const sign = (secret: string, at = Date.now()) => createHandoffSigner([secret])!.sign(body, at);
 

@@ -113,7 +113,7 @@ export function describeOutboxContract(name: string, factory: StoreFactory): voi
 
     const undelivered = async (outbox: Outbox) => (await outbox.counts()).reduce((n, c) => n + c.pending + c.delivering, 0);
 
-    it('delivers a handoff once: the 3.3 body plus handoff_id, with Idempotency-Key = handoff_id', async () => {
+    it('delivers a handoff once: the handoff body plus handoff_id, with Idempotency-Key = handoff_id', async () => {
       const { outbox, receiver, seen } = await setUp();
       const h = handoff();
       await outbox.enqueue(h);

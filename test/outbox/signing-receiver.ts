@@ -9,7 +9,7 @@ export interface Received {
 }
 
 /**
- * A handoff receiver over loopback that checks every delivery's signature the way CONTRACTS 9 tells
+ * A handoff receiver over loopback that checks every delivery's signature the way docs/contracts.md#handoff-receiver tells
  * receivers to (the reference check of the local stack): 401 for a missing, wrong or stale one, 400
  * for a malformed one; a valid one gets the next scripted status (202 once the script is used up).
  */

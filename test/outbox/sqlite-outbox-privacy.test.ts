@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 6.3 / issue 23: the local outbox's files hold visitors' contact details only while a
+ * docs/operations.md#handoffs-and-dead-letters / issue 23: the local outbox's files hold visitors' contact details only while a
  * handoff waits. On a real SQLite file, read byte for byte while the outbox is still open (as in a
  * running service): after delivery neither the database nor its write-ahead log holds the phone;
  * the files are private to the service's user; dead letters expire.

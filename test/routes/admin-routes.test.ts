@@ -24,7 +24,7 @@ describe('admin routes without ADMIN_API_KEY', () => {
   });
 });
 
-describe('admin authentication (CONTRACTS 6.4)', () => {
+describe('admin authentication (docs/api.md#caller-keys)', () => {
   it.each([
     ['no Authorization header', {}],
     ['a wrong key', { authorization: 'Bearer admin-KEY-for-route-tests-43' }],

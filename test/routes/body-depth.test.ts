@@ -4,7 +4,7 @@ import { findTooDeep, MAX_BODY_DEPTH } from '../../src/http/body-depth.ts';
 import { chatRequest } from '../helpers/fixtures.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 
-/** CONTRACTS 6.7: more than 32 levels of objects and arrays (the body is level 1) is a 400 naming the member. */
+/** docs/api.md#overload-and-input-depth: more than 32 levels of objects and arrays (the body is level 1) is a 400 naming the member. */
 const harness = useStubbedService();
 
 /** `mixed` alternates, starting with an object; `object of arrays` is one object holding arrays. */

@@ -5,7 +5,7 @@ import { chatRequest } from '../helpers/fixtures.ts';
 import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
 import { spanText, startTracedService, type TracedService } from '../telemetry/traced-service.ts';
 
-/** CONTRACTS 6.4 through the real service: keys, organisations, and what a caller's name is put on. */
+/** docs/api.md#caller-keys through the real service: keys, organisations, and what a caller's name is put on. */
 const WEB_KEY = 'web-KEY-aaaaaaaaaaaaaaaaaaaa';
 const PARTNER_KEY = 'partner-KEY-bbbbbbbbbbbbbbbbbb';
 const ORG = '9876543210987654321';

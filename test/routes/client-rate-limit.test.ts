@@ -1,5 +1,5 @@
 /**
- * RATE_LIMIT_CLIENT_PER_MIN (CONTRACTS 6.5, issue 23): a client that sends every chat with a new
+ * RATE_LIMIT_CLIENT_PER_MIN (docs/api.md#rate-limits, issue 23): a client that sends every chat with a new
  * `session_id` (and even a new organisation) is limited too. The client is the caller key's name
  * with CALLER_API_KEYS, otherwise the peer's IP address. With REDIS_URL the counters are shared.
  */

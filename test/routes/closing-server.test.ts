@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 7: every answer the service makes itself is in the `detail` shape, including the 503
+ * docs/api.md#limits: every answer the service makes itself is in the `detail` shape, including the 503
  * a request gets when it reaches a server that is closing (pipelined behind a chat in flight, or on
  * a keep-alive connection that was busy when the close began). Such a request is handed to the
  * service's own request router, as Node's server does, once the close has begun.

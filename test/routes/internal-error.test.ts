@@ -41,7 +41,7 @@ describe('an unexpected error', () => {
 
 /*
  * Issue 11: a request the service could not build or send is its own 500, never blamed on the party:
- * not a 503 for the engine, not a degraded 200 for an optional party (CONTRACTS 6.8).
+ * not a 503 for the engine, not a degraded 200 for an optional party (docs/api.md#when-a-party-fails).
  */
 describe('a request to a party the service could not build', () => {
   const unbuildable = (party: 'engine' | 'translate' | 'propertyApi') => new OutboundRequestError(party, new TypeError('Do not know how to serialize a BigInt'));

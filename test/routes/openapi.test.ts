@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document at /openapi.json: a valid OpenAPI 3.1 document (checked by a real validator),
  * generated from the route schemas, with every route, every status and its body, the
- * Idempotency-Key header, the bearer scheme, version 1.5 with the SPEC 9 notice, and examples that
+ * Idempotency-Key header, the bearer scheme, version 1.5 with the versioning notice of docs/api.md#versioning, and examples that
  * the service itself accepts.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -69,7 +69,7 @@ describe('GET /openapi.json', () => {
     expect((await validate(doc)).valid).toBe(false);
   });
 
-  it('carries version 1.5, marked under review with a breaking-changes notice (SPEC 9)', async () => {
+  it('carries version 1.5, marked under review with a breaking-changes notice (docs/api.md#versioning)', async () => {
     const { info } = await document();
     expect(info.version).toBe('1.5');
     expect(info.description).toMatch(/under review/);

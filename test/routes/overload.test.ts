@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chatRequest } from '../helpers/fixtures.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 
-/** CONTRACTS 6.7: a saturated event loop sheds new chats with a 503; probes and scrapes still answer. */
+/** docs/api.md#overload-and-input-depth: a saturated event loop sheds new chats with a 503; probes and scrapes still answer. */
 const PREFIX = '/chat-svc';
 const harness = useStubbedService({ ROUTE_PREFIX: PREFIX, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '1000' });
 

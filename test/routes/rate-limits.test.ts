@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { chatRequest, newSessionId } from '../helpers/fixtures.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 
-/** CONTRACTS 6.5 in process: 3 chats a minute per session, 5 per organisation. */
+/** docs/api.md#rate-limits in process: 3 chats a minute per session, 5 per organisation. */
 const harness = useStubbedService({ RATE_LIMIT_SESSION_PER_MIN: '3', RATE_LIMIT_ORG_PER_MIN: '5' });
 
 let nextOrg = 1_000_000_000_000_000_000n;
@@ -19,7 +19,7 @@ function expectHeaders(res: LightMyRequestResponse, limit: number, remaining: nu
   expect(Object.keys(res.headers).filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
 }
 
-/** Asserts the exact 429 of CONTRACTS 6.5, and that nobody was called for it. */
+/** Asserts the exact 429 of docs/api.md#rate-limits, and that nobody was called for it. */
 async function expect429(send: () => Promise<LightMyRequestResponse>, limit: number) {
   const stubs = Object.values(harness.svc.stubs);
   const before = stubs.map((s) => s.requests.length);

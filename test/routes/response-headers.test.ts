@@ -1,4 +1,4 @@
-/** CONTRACTS 7: nosniff on every response, no-store on chat answers, every answer in the `detail` shape. */
+/** docs/api.md#limits: nosniff on every response, no-store on chat answers, every answer in the `detail` shape. */
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest, CALLER_API_KEY } from '../helpers/fixtures.ts';

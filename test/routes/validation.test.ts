@@ -12,7 +12,7 @@ async function post(payload: unknown, headers: Record<string, string> = {}) {
   return res;
 }
 
-/** Asserts the exact 400 body of CONTRACTS 2 and that its message names `field`. */
+/** Asserts the exact 400 body of docs/api.md#errors and that its message names `field`. */
 async function expect400(payload: unknown, field: string, headers: Record<string, string> = {}) {
   const res = await post(payload, headers);
   expect(res.statusCode).toBe(400);

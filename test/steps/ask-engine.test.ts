@@ -26,7 +26,7 @@ const REQUIRED = [
   'language',
 ];
 
-describe('askEngine (rule 4, CONTRACTS 3.1)', () => {
+describe('askEngine (processing rule 4, docs/contracts.md#engine)', () => {
   it('sends the request without graphql_api_key, with the trimmed message, trimmed history and language', async () => {
     const { deps, calls } = fakeDeps();
     const history = Array.from({ length: 6 }, (_, i) => ({ role: 'user' as const, content: `h${i}` }));

@@ -3,7 +3,7 @@ import type { EngineReply } from '../../schemas/engine.schema.ts';
 import { assembleResponse } from '../../steps/assemble-response.ts';
 import { answeredContext, deliveredReply, TRACE_ID, validRequest } from './step-context.ts';
 
-/** SPEC 2.2, without `latency` (the route adds it from the step timings). */
+/** docs/api.md#chat-response, without `latency` (the route adds it from the step timings). */
 const MEMBERS = [
   'response',
   'intent',
@@ -24,8 +24,8 @@ const MEMBERS = [
 
 const MINIMAL: EngineReply = { response: 'Hello there.', intent: 'greeting', sub_intent: 'hello', retrieval_type: 'fixed' };
 
-describe('assembleResponse (rule 10)', () => {
-  it('has every member of SPEC 2.2 except latency, with the delivered reply and the trace id', () => {
+describe('assembleResponse (processing rule 10)', () => {
+  it('has every member of docs/api.md#chat-response except latency, with the delivered reply and the trace id', () => {
     const ctx = answeredContext(validRequest(), {
       engineReply: {
         ...MINIMAL,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseLanguage } from '../../steps/choose-language.ts';
 import { answeredContext, validRequest } from './step-context.ts';
 
-describe('chooseLanguage (CONTRACTS 3.2)', () => {
+describe('chooseLanguage (docs/api.md#reply-language)', () => {
   it('chooses Spanish when spanish_toggle is true, even without spanish_support_enabled', () => {
     const request = validRequest({ spanish_toggle: true, spanish_support_enabled: false, message: 'What time do you open?' });
     expect(chooseLanguage(answeredContext(request)).language).toBe('es');

@@ -8,7 +8,7 @@ function decide(reply: Partial<EngineReply>) {
   return decideHandoff(answeredContext(validRequest(), { engineReply: engineReply(reply) })).agentHandoff;
 }
 
-describe('decideHandoff (CONTRACTS 3.3)', () => {
+describe('decideHandoff (docs/contracts.md#handoff-receiver)', () => {
   it('requests a handoff when the engine asks for one, with the sub-intent as reason', () => {
     expect(decide({ sub_intent: 'lease_question', agent_handoff: { reason: 'visitor asked for a person' } })).toEqual({
       requested: true,

@@ -13,7 +13,7 @@ async function contactFor(subIntent: string, message: string, defaultPhoneRegion
   return (await extractContact(ctx, deps)).contact;
 }
 
-describe('extractContact (rule 6)', () => {
+describe('extractContact (processing rule 6)', () => {
   it.each(CONTACT_SUB_INTENTS)('finds name, phone (E.164) and email for %s', async (subIntent) => {
     const contact = await contactFor(subIntent, MESSAGE);
     expect(contact).toEqual({ name: 'Maria Lopez', phone: '+14155552671', email: 'maria.lopez@example.com' });

@@ -17,7 +17,7 @@ const UNIT_3A: EngineDataItem = UNIT_3A_FIELDS;
 
 const TEXT = 'Good news!\r\n\r\n* **Pool** is open\r\n* Gym is open';
 
-describe('formatReply (rule 5)', () => {
+describe('formatReply (processing rule 5)', () => {
   it('keeps a neighborhood summary whole (verbose)', () => {
     const out = formatted({ retrieval_type: 'node', sub_intent: 'neighborhood_summary', response: TEXT });
     expect(out.response).toBe('Good news!\n\n* **Pool** is open\n* Gym is open');

@@ -3,7 +3,7 @@ import { receiveRequest } from '../../steps/receive-request.ts';
 import { FIXED_ID, fakeDeps } from './fake-deps.ts';
 import { freshContext, validRequest } from './step-context.ts';
 
-describe('receiveRequest (rule 1)', () => {
+describe('receiveRequest (processing rule 1)', () => {
   it('takes the message with surrounding white space trimmed, inner white space kept', () => {
     const { deps } = fakeDeps();
     const request = validRequest({ message: ' \n\t Is the  pool open?\u00a0 \r\n' });

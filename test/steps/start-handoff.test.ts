@@ -29,7 +29,7 @@ const IDS = {
   session_id: 'd41d8cd98f00b204e9800998ecf8427e',
 };
 
-describe('startHandoff (rule 8, CONTRACTS 3.3 and 6.3)', () => {
+describe('startHandoff (processing rule 8, docs/contracts.md#handoff-receiver, docs/operations.md#handoffs-and-dead-letters)', () => {
   it('writes the handoff, with a fresh handoff_id and the contact found, to the outbox', async () => {
     const contact = { name: 'Maria Lopez', phone: '+14155552671', email: null };
     const { enqueued, result } = await start(contact, true);
@@ -54,7 +54,7 @@ describe('startHandoff (rule 8, CONTRACTS 3.3 and 6.3)', () => {
     ]);
   });
 
-  it('sends the last 8 messages of the conversation, oldest first, this turn included (CONTRACTS 9)', async () => {
+  it('sends the last 8 messages of the conversation, oldest first, this turn included (docs/contracts.md#handoff-receiver)', async () => {
     const history: History = Array.from({ length: 11 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i}` }));
     const { deps, calls } = fakeDeps();
     await startHandoff(context(null, true, history), deps);

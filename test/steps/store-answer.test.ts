@@ -6,7 +6,7 @@ import { fakeDeps } from './fake-deps.ts';
 import { deliveredReply } from './step-context.ts';
 import { SHARED_INPUT, exchangeContext } from './stored-exchange.ts';
 
-describe('storeAnswer (rule 9)', () => {
+describe('storeAnswer (processing rule 9)', () => {
   it('stores the reply as delivered as ASSISTANT under <requestId>:answer and returns its id', async () => {
     const { deps, calls } = fakeDeps();
     const patch = await storeAnswer(exchangeContext(), deps);

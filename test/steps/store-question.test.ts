@@ -4,7 +4,7 @@ import { CALLER_API_KEY } from '../helpers/fixtures.ts';
 import { fakeDeps } from './fake-deps.ts';
 import { SHARED_INPUT, exchangeContext } from './stored-exchange.ts';
 
-describe('storeQuestion (rule 7)', () => {
+describe('storeQuestion (processing rule 7)', () => {
   it('stores the trimmed message as USER under <requestId>:question and returns its id', async () => {
     const { deps, calls } = fakeDeps();
     const patch = await storeQuestion(exchangeContext(), deps);

@@ -2,7 +2,7 @@ import type { ChatContext } from '../../src/pipeline/context.ts';
 import { engineReply } from '../helpers/fixtures.ts';
 import { TRACE_ID, answeredContext, deliveredReply, validRequest } from './step-context.ts';
 
-/** The members both stored messages share (CONTRACTS 3.4) for the context below. */
+/** The members both stored messages share (docs/contracts.md#graphql-store) for the context below. */
 export const SHARED_INPUT = {
   conversationId: '1111111111111111111',
   propertyId: '1234567890123456789',

@@ -18,7 +18,7 @@ async function run(target: Language, written: Language, follow_up = FOLLOW_UP, o
   return { reply: ctx.reply!, calls };
 }
 
-describe('translateReply (CONTRACTS 3.2)', () => {
+describe('translateReply (docs/api.md#reply-language)', () => {
   it('translates response and follow_up, one call each, when Spanish is wanted and the text is English', async () => {
     const { reply, calls } = await run('es', 'en');
     expect(calls.translate).toEqual([

@@ -7,7 +7,7 @@ function history(count: number): HistoryItem[] {
   return Array.from({ length: count }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `message ${i + 1}` }));
 }
 
-describe('trimHistory (rule 3)', () => {
+describe('trimHistory (processing rule 3)', () => {
   it('keeps the last 4 messages, in their order', () => {
     const sent = history(9);
     const patch = trimHistory(freshContext(validRequest({ history: sent })));

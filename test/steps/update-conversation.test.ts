@@ -18,7 +18,7 @@ async function update(contact: Contact | null | undefined, agentHandoff: AgentHa
 const FULL: Contact = { name: 'Maria Lopez', phone: '+14155552671', email: 'maria@example.com' };
 const HANDOFF: AgentHandoff = { requested: true, reason: 'agent_hand_off' };
 
-describe('updateConversation (CONTRACTS 3.4)', () => {
+describe('updateConversation (docs/contracts.md#graphql-store)', () => {
   it.each<[string, Contact | null | undefined, AgentHandoff | null | undefined]>([
     ['null contact and handoff', null, null],
     ['neither decided', undefined, undefined],

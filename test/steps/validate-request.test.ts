@@ -22,7 +22,7 @@ function rejection(ctx: ChatContext): RequestValidationError {
   throw new Error('expected validateRequest to throw');
 }
 
-describe('validateRequest (rule 2)', () => {
+describe('validateRequest (processing rule 2)', () => {
   it('accepts an ordinary message', () => {
     expect(() => validateRequest(received('Do you allow cats?'))).not.toThrow();
   });

@@ -1,5 +1,5 @@
 /**
- * The reference engine of the local stack streams its `rag` replies (CONTRACTS 8) when asked with
+ * The reference engine of the local stack streams its `rag` replies (docs/api.md#streamed-replies) when asked with
  * an event stream accepted: the retrieval type named first, a delta per word at the configured
  * pace, then the done event; other replies, and callers asking for JSON, get JSON as before.
  */

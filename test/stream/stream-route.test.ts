@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 8 through real sockets: the service listens on a loopback port, the engine stub streams
+ * docs/api.md#streamed-replies through real sockets: the service listens on a loopback port, the engine stub streams
  * its reply over another, and the client reads the UI message stream as it arrives.
  */
 import type { AddressInfo } from 'node:net';

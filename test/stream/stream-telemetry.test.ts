@@ -1,5 +1,5 @@
 /**
- * Observability of a streamed chat (CONTRACTS 8): the SERVER span ends when the stream ends (also
+ * Observability of a streamed chat (docs/api.md#streamed-replies): the SERVER span ends when the stream ends (also
  * when the caller left), the engine call carries the GenAI attributes and its time to first chunk,
  * and the time to first text and stream outcomes are metrics.
  */

@@ -1,5 +1,5 @@
 /**
- * The turn is the turn (CONTRACTS 8, 6.2, 6.3, 6.6): a caller that leaves mid-stream does not cancel
+ * The turn is the turn (docs/api.md#streamed-replies, docs/api.md#idempotency, docs/operations.md#handoffs-and-dead-letters, docs/api.md#one-turn-at-a-time-per-session): a caller that leaves mid-stream does not cancel
  * it; it is stored once, its handoff delivered, and a retry with the same Idempotency-Key replays
  * it (as a stream or as JSON); streamed and JSON turns of one session keep their order.
  */

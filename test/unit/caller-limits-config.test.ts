@@ -24,7 +24,7 @@ function failure(env: Env): ConfigError {
   throw new Error('expected loadConfig to throw');
 }
 
-describe('CALLER_API_KEYS (CONTRACTS 6.4)', () => {
+describe('CALLER_API_KEYS (docs/api.md#caller-keys)', () => {
   it('is off when unset or blank', () => {
     expect(load({}).callerKeys).toBeUndefined();
     expect(load({ CALLER_API_KEYS: '  ' }).callerKeys).toBeUndefined();
@@ -60,7 +60,7 @@ describe('CALLER_API_KEYS (CONTRACTS 6.4)', () => {
   });
 });
 
-describe('OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (CONTRACTS 6.7)', () => {
+describe('OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (docs/api.md#overload-and-input-depth)', () => {
   it('defaults to 1 s and may be turned off', () => {
     expect(load({}).overloadMaxEventLoopDelayMs).toBe(1000);
     expect(load({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' }).overloadMaxEventLoopDelayMs).toBe(0);
@@ -68,7 +68,7 @@ describe('OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (CONTRACTS 6.7)', () => {
   });
 });
 
-describe('RATE_LIMIT_SESSION_PER_MIN, RATE_LIMIT_CLIENT_PER_MIN and RATE_LIMIT_ORG_PER_MIN (CONTRACTS 6.5)', () => {
+describe('RATE_LIMIT_SESSION_PER_MIN, RATE_LIMIT_CLIENT_PER_MIN and RATE_LIMIT_ORG_PER_MIN (docs/api.md#rate-limits)', () => {
   it('default to 30 per session, no client and no organisation limit', () => {
     const config = load({});
     expect(config.rateLimitSessionPerMin).toBe(30);

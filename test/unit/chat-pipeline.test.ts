@@ -20,7 +20,7 @@ const TIMINGS: StepTiming[] = [
 ];
 
 describe('chatPipeline', () => {
-  it('runs the SPEC 4.2 rules in their order', () => {
+  it('runs the processing rules of docs/api.md#what-a-chat-does-in-order in their order', () => {
     const names: string[] = chatSteps.map((step) => step.name);
     const at = (name: string) => {
       const i = names.indexOf(name);
@@ -43,7 +43,7 @@ describe('chatPipeline', () => {
 });
 
 describe('latencyFrom', () => {
-  it('derives the SPEC 2.2 members in milliseconds from the step timings', () => {
+  it('derives the latency members of docs/api.md#chat-response in milliseconds from the step timings', () => {
     const latency = latencyFrom(TIMINGS, 175.75, false);
     expect(latency.service_engine_latency).toBe(120.5);
     expect(latency.chat_adapter_latency).toBe(175.75);

@@ -26,7 +26,7 @@ function failure(env: Env): InvalidConfigError {
 /** The variables named by the problems loading `env` stops with, in the order they were found. */
 const badVariables = (env: Env): string[] => failure(env).problems.map((problem) => problem.variable);
 
-describe('loadConfig: defaults (CONTRACTS 1)', () => {
+describe('loadConfig: defaults (docs/configuration.md)', () => {
   it('with an empty environment gives the documented defaults', () => {
     const config = load({});
     expect(config.port).toBe(6000);
@@ -169,7 +169,7 @@ describe('loadConfig: a bad value stops with an InvalidConfigError naming the va
   });
 });
 
-describe('loadConfig: the chat deadline (CONTRACTS 6.1)', () => {
+describe('loadConfig: the chat deadline (docs/api.md#deadline)', () => {
   it('is 25 s by default and can be set', () => {
     expect(load({}).requestTimeoutMs).toBe(25_000);
     expect(load({ REQUEST_TIMEOUT_MS: '8000' }).requestTimeoutMs).toBe(8000);
@@ -180,7 +180,7 @@ describe('loadConfig: the chat deadline (CONTRACTS 6.1)', () => {
   });
 });
 
-describe('loadConfig: idempotent requests (CONTRACTS 6.2)', () => {
+describe('loadConfig: idempotent requests (docs/api.md#idempotency)', () => {
   it('keeps answers one day and at most 20,000 in process by default; both can be set', () => {
     expect(load({})).toMatchObject({ idempotencyTtlSeconds: 86_400, idempotencyMaxKeys: 20_000 });
     expect(load({ IDEMPOTENCY_TTL_S: '3600', IDEMPOTENCY_MAX_KEYS: '500' })).toMatchObject({ idempotencyTtlSeconds: 3600, idempotencyMaxKeys: 500 });
@@ -195,7 +195,7 @@ describe('loadConfig: idempotent requests (CONTRACTS 6.2)', () => {
   });
 });
 
-describe('loadConfig: the handoff outbox (CONTRACTS 6.3, 6.4)', () => {
+describe('loadConfig: the handoff outbox (docs/operations.md#handoffs-and-dead-letters, docs/api.md#caller-keys)', () => {
   it('defaults to ./data, a day of retries, 30 s locks and no admin routes', () => {
     const config = load({});
     expect(config.dataDir).toBe(resolve('./data'));

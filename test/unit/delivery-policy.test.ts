@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../src/clients/backoff.ts';
 import { afterAttempt, DEFAULT_HANDOFF_BACKOFF, expiredReason, type RetryPolicy } from '../../src/outbox/delivery-policy.ts';
 
-/** CONTRACTS 6.3: exponential backoff with full jitter, 1 s up to 60 s apart, until HANDOFF_MAX_AGE_S. */
+/** docs/operations.md#handoffs-and-dead-letters: exponential backoff with full jitter, 1 s up to 60 s apart, until HANDOFF_MAX_AGE_S. */
 const DAY_MS = 86_400_000;
 const policy: RetryPolicy = { backoff: DEFAULT_HANDOFF_BACKOFF, maxAgeMs: DAY_MS };
 const retryable = { result: 'retryable', reason: 'status_503' } as const;

@@ -167,7 +167,7 @@ describe('concise (rag, fixed, adapter, spf)', () => {
   });
 });
 
-describe('replyStyle and formatByRetrievalType (SPEC 4.2 rule 5)', () => {
+describe('replyStyle and formatByRetrievalType (processing rule 5)', () => {
   it('picks verbose for node + neighborhood_summary, Markdown for other node replies, concise for the rest', () => {
     expect(replyStyle('node', 'neighborhood_summary')).toBe('verbose');
     expect(replyStyle('node', 'units')).toBe('markdown');

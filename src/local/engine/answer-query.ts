@@ -26,7 +26,7 @@ function missingBedrooms(p: Property, bedrooms: number | undefined): string[] {
 }
 
 /**
- * CONTRACTS 3.1: classify the message, pick and compose the reply, and fill every member.
+ * docs/contracts.md#engine: classify the message, pick and compose the reply, and fill every member.
  * Always English (`language: "en"`): the service translates when the visitor needs Spanish.
  */
 export function answerQuery(req: EngineRequest, deps: EngineDeps): EngineReply {

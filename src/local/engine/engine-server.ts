@@ -10,8 +10,8 @@ export interface EngineAppOptions {
 }
 
 /**
- * The reference engine: `POST /query` (CONTRACTS 3.1). Asked with `Accept: text/event-stream`, it
- * streams its `rag` replies word by word at a model's pace (CONTRACTS 8); the others, whose text is
+ * The reference engine: `POST /query` (docs/contracts.md#engine). Asked with `Accept: text/event-stream`, it
+ * streams its `rag` replies word by word at a model's pace (docs/api.md#streamed-replies); the others, whose text is
  * not written by a model, are answered as JSON as always.
  */
 export function buildEngineApp(deps: EngineDeps, options: EngineAppOptions = {}): FastifyInstance {

@@ -6,7 +6,7 @@ import type { EngineReply } from '../../../schemas/engine.schema.ts';
 const WORD_STARTS = /(?<=\s)(?=\S)/;
 
 /**
- * The engine's event stream (CONTRACTS 8): the first event names the retrieval type and language
+ * The engine's event stream (docs/api.md#streamed-replies): the first event names the retrieval type and language
  * with the first word, then a `{"delta"}` per word `wordMs` apart, then `{"done": true, ...}` with
  * every member but `response`. Stops when the caller goes away.
  */

@@ -10,7 +10,7 @@ export const GRAPHQL_PATH = '/graphql';
 const API_KEY = new RegExp(GRAPHQL_API_KEY_PATTERN);
 
 /**
- * The local conversation store's GraphQL API (CONTRACTS 3.4) at `/graphql`. Locally it only
+ * The local conversation store's GraphQL API (docs/contracts.md#graphql-store) at `/graphql`. Locally it only
  * requires `x-graphql-api-key` to be present and Base64URL; `authorization` and `x-api-key` are
  * accepted as sent. No header is ever stored or logged.
  */

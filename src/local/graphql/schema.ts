@@ -1,5 +1,5 @@
 /**
- * CONTRACTS 3.4 exactly (enum, inputs, ServiceMessage, ServiceConversation, Mutation), plus a
+ * The contract of docs/contracts.md#graphql-store exactly (enum, inputs, ServiceMessage, ServiceConversation, Mutation), plus a
  * read side for people and tests: `conversation(id)` with its messages, contact and handoffs.
  */
 export const SCHEMA = /* GraphQL */ `

@@ -20,7 +20,7 @@ export interface DeliveryKeys {
 }
 
 /**
- * The receiver's side of CONTRACTS 6.3: the outbox sends every attempt of a handoff with the same
+ * The receiver's side of docs/operations.md#handoffs-and-dead-letters: the outbox sends every attempt of a handoff with the same
  * `Idempotency-Key`, so a re-delivery (after a timeout, a lost answer, a stalled job) is recorded
  * once. Look-up, record and remember run synchronously (node:sqlite), so nothing interleaves them.
  */

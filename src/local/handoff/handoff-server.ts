@@ -18,9 +18,9 @@ export interface HandoffReceiverOptions {
 }
 
 /**
- * The local handoff receiver: `POST /handoff` (CONTRACTS 3.3, 9) -> 202. Each handoff is recorded in
+ * The local handoff receiver: `POST /handoff` (docs/contracts.md#handoff-receiver) -> 202. Each handoff is recorded in
  * the conversation store and shows up under `handoffs` of the GraphQL `conversation` query. A
- * re-delivery with the same `Idempotency-Key` (CONTRACTS 6.3), or the same handoff sent again
+ * re-delivery with the same `Idempotency-Key` (docs/operations.md#handoffs-and-dead-letters), or the same handoff sent again
  * without one, is accepted again but stored once. When it knows the signing secrets, a delivery
  * without a valid, fresh signature is refused (401; 400 when the header is malformed) and not recorded.
  */

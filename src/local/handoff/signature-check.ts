@@ -1,5 +1,5 @@
 /**
- * The receiver's side of CONTRACTS 9: checks `X-Chat-Adapter-Signature: t=<unix s>,v1=<hex>[,v1=...]`
+ * The receiver's side of docs/contracts.md#handoff-receiver: checks `X-Chat-Adapter-Signature: t=<unix s>,v1=<hex>[,v1=...]`
  * against HMAC-SHA256(secret, "<t>.<raw body>") for each secret it knows, in constant time, and
  * refuses a timestamp more than 5 minutes from its clock (a replay of an old delivery).
  */

@@ -15,7 +15,7 @@ const NeighborhoodBody = Type.Object({
 });
 type NeighborhoodBody = Static<typeof NeighborhoodBody>;
 
-/** The property management API (CONTRACTS 3.5) over the sample properties; dates follow the clock. */
+/** The property management API (docs/contracts.md#property-api) over the sample properties; dates follow the clock. */
 export function buildPropertyApiApp(knowledge: Knowledge, now: () => Date = () => new Date()): FastifyInstance {
   const app = createPartyApp();
   const notFound = (reply: FastifyReply) => reply.code(404).send({ detail: 'Unknown propertyId' });

@@ -8,7 +8,7 @@ export interface TranslateLogger {
 }
 
 /**
- * The reference translator: `POST /translate` (CONTRACTS 3.2), English -> Spanish. The answer
+ * The reference translator: `POST /translate` (docs/contracts.md#translator), English -> Spanish. The answer
  * carries an extra member `untranslated` listing the English pieces it had no translation for.
  */
 export function buildTranslateApp(translate: (text: string) => Translation, logger?: TranslateLogger): FastifyInstance {

@@ -9,7 +9,7 @@ export interface Translation {
 }
 
 // The rest of a line is `[^]*` (anything), not `.*$`: a rest that cannot fail is never retried
-// from another split of the white space before it (linear time, CONTRACTS 7).
+// from another split of the white space before it (linear time, docs/api.md#limits).
 const LIST_LINE = /^(\s*(?:[-*+•]|\d+[.)])\s+)([^]*)/;
 const HEADING = /^(\s*#{1,6}\s+)([^]*)/;
 const BOLD_NAME = /^(\*\*|__)(.+?)\1(:?)\s*([^]*)/;
