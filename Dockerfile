@@ -21,9 +21,12 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 # Production dependencies only, exactly as locked (no second download). The embedded local stack's
 # packages (natural, mercurius) are development dependencies, so the service image runs with every
 # party's address configured (ENVIRONMENT=qa|staging|prod); test/e2e/production-dependencies.test.ts
-# checks that such a process loads nothing `--omit=dev` leaves out.
+# checks that such a process loads nothing `--omit=dev` leaves out. Optional packages go too: pg and
+# redis are in the lock only as optional peers of bullmq (which uses neither: it speaks ioredis), kept
+# by `--omit=dev` alone because natural needs them; the other optional ones are msgpackr's native
+# speed-ups, whose pure JavaScript fallback bullmq uses instead.
 FROM deps AS production-deps
-RUN npm prune --omit=dev --no-audit --no-fund
+RUN npm prune --omit=dev --omit=optional --no-audit --no-fund
 
 # The service as JavaScript (npm run build: dist/, types erased, its files beside it). The image
 # runs it, not the .ts sources: Node's type stripping would keep its own TypeScript compiler in

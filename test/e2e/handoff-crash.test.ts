@@ -134,6 +134,8 @@ describe('SIGKILL with a handoff undelivered', () => {
         // The first instance is delivering (the receiver holds the request) when it dies.
         await waitFor(() => receiver.requests[0], 10_000, 'the first attempt');
         const handoffId = receiver.requests[0]?.key;
+        // The delivery can reach the receiver before the log line reaches the pipe on a busy machine.
+        await waitFor(() => handoffIdIn(first.output(), 'handoff queued'), 5_000, 'the "handoff queued" line');
         expect(handoffIdIn(first.output(), 'handoff queued')).toBe(handoffId);
         expect(first.output()).toContain('"store":"shared"');
         await first.kill();
