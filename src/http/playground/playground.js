@@ -96,11 +96,21 @@ async function deliver(chat) {
   const key = field('caller-key').value.trim();
   if (key !== '') headers['authorization'] = `Bearer ${key}`;
   const reply = addPendingReply();
+  // A streamed reply has started: the service took the message, so it no longer shows "Sending…".
+  const started = () => {
+    if (turn.classList.contains('sending')) markSent(turn);
+  };
   try {
     const result = await postChat(chat.body, headers, {
       stream: field('stream').checked,
-      onStep: (step, ms) => showProgress(reply, step, ms),
-      onText: (textSoFar) => showPartialText(reply, textSoFar),
+      onStep: (step, ms) => {
+        started();
+        showProgress(reply, step, ms);
+      },
+      onText: (textSoFar) => {
+        started();
+        showPartialText(reply, textSoFar);
+      },
     });
     if (result.ok) {
       markSent(turn);
@@ -123,7 +133,7 @@ async function deliver(chat) {
       },
     });
     showError(problem.long);
-    clearAnswer('No reply: the message was not sent.');
+    clearAnswer(problem.sent ? 'No reply: the service failed while answering.' : 'No reply: the message was not sent.');
   } finally {
     setSending(false);
   }

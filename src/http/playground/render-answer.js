@@ -20,16 +20,24 @@ const ms = (/** @type {number} */ value, digits = 1) => `${value.toFixed(digits)
 /**
  * What was found, as the service masks it (`contact_found`, e.g. "phone •••• 4567, email
  * j•••@gmail.com"): the details themselves are personal data, which the service never echoes.
+ * Each value is its own element, so that a narrow panel wraps between values, not inside one.
  * @param {any} answer
+ * @returns {(string | HTMLElement)[]}
  */
 function contactRow(answer) {
-  if (!CONTACT_SUB_INTENTS.has(answer.sub_intent)) return 'not looked for (sub-intent does not ask for it)';
+  if (!CONTACT_SUB_INTENTS.has(answer.sub_intent)) return ['not looked for (sub-intent does not ask for it)'];
   const took = ms(answer.latency.extract_and_update_contact_latency);
   const found = answer.contact_found;
   /** @type {[string, unknown][]} */
   const members = found ? [['name', found.name], ['phone', found.phone], ['email', found.email]] : [];
-  const parts = members.filter(([, value]) => typeof value === 'string' && value !== '').map(([what, value]) => `${what} ${value}`);
-  return parts.length > 0 ? `${parts.join(', ')} (${took})` : `looked for, none found (${took})`;
+  const parts = members.filter(([, value]) => typeof value === 'string' && value !== '').map(([what, value]) => {
+    const part = document.createElement('span');
+    part.className = `contact-${what}`;
+    part.textContent = `${what} ${value}`;
+    return part;
+  });
+  if (parts.length === 0) return [`looked for, none found (${took})`];
+  return [...parts.flatMap((part, i) => (i === 0 ? [part] : [', ', part])), ` (${took})`];
 }
 
 /** @param {any} answer */
@@ -38,7 +46,7 @@ function showDetails(answer) {
   show('sub-intent', answer.sub_intent);
   show('retrieval-type', answer.retrieval_type);
   show('language', answer.language);
-  show('contact', contactRow(answer));
+  $('contact').replaceChildren(...contactRow(answer));
   show('handoff', answer.agent_handoff ? `started (${answer.agent_handoff.reason})` : 'none');
   show('not-available', answer.not_available.length > 0 ? answer.not_available.join(', ') : 'none');
   show('message-id', answer.message_id);
