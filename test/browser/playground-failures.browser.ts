@@ -1,9 +1,10 @@
 /**
  * The playground in Chromium when a message gets no reply: the engine answering 503 (a stub in its
  * place, the rest of the local stack real), then the service itself stopped and started again. On
- * a phone (390 CSS pixels) and a laptop (1280): the message is marked "Not sent" with Retry, the
- * explanation says what happened in words (never "Failed to fetch"), the side panels drop the
- * previous reply, and Retry delivers the message once the service is back.
+ * a phone (390 CSS pixels) and a laptop (1280): the message is marked "No reply" (the streamed
+ * reply broke off with an error part) or "Not sent" (a JSON error) with Retry, the explanation
+ * says what happened in words (never "Failed to fetch"), the side panels drop the previous reply,
+ * and Retry sends the same body under the same Idempotency-Key until the message is delivered.
  */
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -39,18 +40,37 @@ afterAll(async () => {
   await engine?.close();
 });
 
+/** Resolves once no message is being sent and no reply is on its way (a streamed reply's question is sent before its reply is complete). */
+const settled = (page: Page) => expect.poll(() => page.locator('.turn.sending, .turn.pending').count(), { timeout: 20_000 }).toBe(0);
+
 /** Types a message and sends it; resolves once the page has shown the outcome. */
 async function send(page: Page, message: string) {
-  const settled = page.locator('.turn.user:not(.sending)');
-  const before = await settled.count();
+  const users = page.locator('.turn.user');
+  const before = await users.count();
   await page.fill('#message', message);
   await page.click('#send');
-  await settled.nth(before).waitFor();
+  await users.nth(before).waitFor();
+  await settled(page);
 }
 
 const details = (page: Page) =>
   page.locator('#details dd').evaluateAll((dds) => dds.map((dd) => dd.textContent));
 const lastUserTurn = (page: Page) => page.locator('.turn.user').last();
+
+/** Clicks Retry on `failed` and resolves once the page shows the outcome of that try. */
+async function retry(page: Page, failed: ReturnType<typeof lastUserTurn>) {
+  await failed.locator('button.retry').click();
+  await settled(page);
+}
+
+/** The chats the page sent: their Idempotency-Key, Accept and body. */
+function chatsSent(page: Page) {
+  const sent: { key: string | undefined; accept: string | undefined; body: string | null }[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/chat_adapter')) sent.push({ key: request.headers()['idempotency-key'], accept: request.headers()['accept'], body: request.postData() });
+  });
+  return sent;
+}
 
 describe.each([390, 1280])('a message without a reply, %i CSS pixels wide', (width) => {
   let watched: WatchedPage;
@@ -66,32 +86,51 @@ describe.each([390, 1280])('a message without a reply, %i CSS pixels wide', (wid
     await page?.context().close();
   });
 
-  it('the engine answering 503: marked "Not sent" with Retry, the panels cleared, and Retry delivers it once the engine is back', async () => {
+  it('the engine answering 503: "No reply" with the error part\'s text when streamed, "Not sent" as JSON, Retry with the same key and body until delivered', async () => {
     await send(page, 'When is the office open?');
     expect(await page.locator('.turn.assistant').last().innerText()).toContain(REPLY);
     expect(await page.textContent('#intent')).not.toBe('–');
+    const assistantTurns = await page.locator('.turn.assistant').count();
+    const sent = chatsSent(page);
 
+    // Streamed: the stream opened after validation, so the engine's failure is an error part.
     engineDown = true;
     await send(page, 'And on Sundays?');
     const failed = lastUserTurn(page);
     expect(await failed.getAttribute('class')).toContain('failed');
-    expect(await failed.locator('.status').innerText()).toMatch(/^⚠?\s*Not sent: the service is unavailable/);
-    expect(await page.locator('#error').innerText()).toBe('The service is unavailable (engine unavailable). This is usually brief: press Retry on the message.');
-    // Nothing of the previous reply is left beside a message that got none.
+    expect(await failed.locator('.status').innerText()).toMatch(/^⚠?\s*No reply: engine unavailable/);
+    expect(await failed.locator('button.retry').count()).toBe(1);
+    expect(await page.locator('#error').innerText()).toBe('The service failed while answering (engine unavailable). Press Retry on the message.');
+    // The reply that broke off is not left on the page, nor anything of the previous reply beside it.
+    expect(await page.locator('.turn.assistant').count()).toBe(assistantTurns);
     expect(new Set(await details(page))).toEqual(new Set(['–']));
     expect(await page.locator('#waterfall .row').count()).toBe(0);
-    expect(await page.textContent('#latency-summary')).toBe('No reply: the message was not sent.');
+    expect(await page.textContent('#latency-summary')).toBe('No reply: the service failed while answering.');
     expect(await horizontalOverflow(page)).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, `playground-503-${width}.png`), fullPage: true });
 
+    // As JSON the same failure is the 503 itself.
+    await page.uncheck('#stream');
+    await retry(page, failed);
+    expect(await lastUserTurn(page).locator('.status').innerText()).toMatch(/^⚠?\s*Not sent: the service is unavailable/);
+    expect(await page.locator('#error').innerText()).toBe('The service is unavailable (engine unavailable). This is usually brief: press Retry on the message.');
+    expect(await page.textContent('#latency-summary')).toBe('No reply: the message was not sent.');
+    await page.check('#stream');
+
     engineDown = false;
-    const assistantTurns = await page.locator('.turn.assistant').count();
-    await failed.locator('button.retry').click();
-    await page.locator('.turn.assistant').nth(assistantTurns).waitFor();
+    await retry(page, lastUserTurn(page));
+    await page.locator('.turn.assistant:not(.pending)').nth(assistantTurns).waitFor();
     expect(await page.locator('.turn.user.failed').count()).toBe(0);
     expect(await lastUserTurn(page).innerText()).toBe('And on Sundays?');
+    expect(await page.locator('.turn.assistant').last().innerText()).toContain(REPLY);
     expect(await page.isVisible('#error')).toBe(false);
     expect(await page.textContent('#intent')).not.toBe('–');
+    // Three tries of one message: one key, one body; streamed, as JSON, streamed.
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((s) => s.key)).size).toBe(1);
+    expect(sent[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(sent.map((s) => s.body)).size).toBe(1);
+    expect(sent.map((s) => s.accept?.startsWith('text/event-stream'))).toEqual([true, false, true]);
   });
 
   it('a refused message (400) offers Edit, which puts its text back, and no Retry', async () => {
@@ -127,7 +166,7 @@ describe.each([390, 1280])('a message without a reply, %i CSS pixels wide', (wid
     expect(service.browserUrl).toBe(origin);
     const assistantTurns = await page.locator('.turn.assistant').count();
     await failed.locator('button.retry').click();
-    await page.locator('.turn.assistant').nth(assistantTurns).waitFor();
+    await page.locator('.turn.assistant:not(.pending)').nth(assistantTurns).waitFor();
     expect(await page.locator('.turn.user.failed').count()).toBe(0);
     expect(await page.locator('.turn.assistant').last().innerText()).toContain(REPLY);
   });

@@ -3,11 +3,12 @@
  * service process with its embedded local stack, opened where a person opens it: at the
  * browser-safe port the start-up log names (Chromium refuses the API's port 6000). On a phone (390
  * CSS pixels) and a laptop (1280): a question gets its reply and a readable waterfall, long
- * messages wrap instead of widening the page, a Spanish reply, a handoff. Screenshots go to
- * .artifacts/.
+ * messages wrap instead of widening the page, a Spanish reply, a handoff, the masked contact, a
+ * `rag` reply streamed word by word by the reference engine, and the same page with streaming off.
+ * Screenshots go to .artifacts/.
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stepKind } from '../../src/http/playground/waterfall.js';
 import { freePort } from '../helpers/redis-server.ts';
@@ -32,8 +33,10 @@ afterAll(async () => {
 interface ChatAnswer {
   response: string;
   sub_intent: string;
+  retrieval_type: string;
   language: string;
   latency: { steps: Record<string, number> };
+  contact_found?: { name: string | null; phone: string | null; email: string | null };
 }
 
 /** The JSON answer in what the page received: the data-chat part of a stream, or the JSON body. */
@@ -48,15 +51,30 @@ function answerIn(body: string): ChatAnswer {
   return chat.data;
 }
 
+/** windows-1252 back to its bytes: each of the 256 characters it decodes a byte to. */
+const WINDOWS_1252_BYTE = new Map([...new TextDecoder('windows-1252').decode(Uint8Array.from({ length: 256 }, (_, i) => i))].map((c, i) => [c, i]));
+
+/**
+ * The body as the service sent it. An event stream is always UTF-8, but Chromium hands playwright
+ * a `text/event-stream` body without a charset decoded as windows-1252 ("•" as "â€¢"): its
+ * characters are turned back into the bytes that were sent, then read as UTF-8.
+ */
+async function textOf(response: Response): Promise<string> {
+  const text = await response.text();
+  if (!(response.headers()['content-type'] ?? '').startsWith('text/event-stream')) return text;
+  return Buffer.from([...text].map((c) => WINDOWS_1252_BYTE.get(c) ?? 0x3f)).toString('utf8');
+}
+
 /** Types a question, sends it, and returns the service's answer as the page received it. */
 async function ask(page: Page, question: string): Promise<ChatAnswer> {
   const turns = await page.locator('.turn.assistant').count();
   await page.fill('#message', question);
   const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/chat_adapter')), page.click('#send')]);
   expect(response.status()).toBe(200);
-  await page.locator('.turn.assistant').nth(turns).waitFor();
-  const answer = answerIn(await response.text());
-  await page.locator('.turn.assistant').nth(turns).filter({ hasText: answer.response.slice(0, 20) }).waitFor();
+  // The reply's turn is on the page at once (pending); it is complete when the answer is shown.
+  await page.locator('.turn.assistant:not(.pending)').nth(turns).waitFor();
+  const answer = answerIn(await textOf(response));
+  expect(await page.locator('.turn.assistant').nth(turns).innerText()).toContain(answer.response.slice(0, 20));
   return answer;
 }
 
@@ -157,8 +175,10 @@ describe.each([390, 1280])('the playground %i CSS pixels wide', (width) => {
     expect(await page.locator('.turn.assistant').last().innerText()).toMatch(/mascota/i);
     await page.uncheck('#spanish-toggle');
 
-    await ask(page, 'Please connect me with a human agent. I am Juan Pérez, call me at (415) 555-2671.');
+    const handoff = await ask(page, 'Please connect me with a human agent. I am Juan Pérez, call me at (415) 555-2671.');
     expect(await page.textContent('#handoff')).toMatch(/^started/);
+    expect(handoff.contact_found).toEqual({ name: 'J••• P•••', phone: '•••• 2671', email: null });
+    expect(await page.textContent('#contact')).toMatch(/^name J••• P•••, phone •••• 2671 \(\d+\.\d ms\)$/);
     const reply = await page.locator('.turn.assistant').last().innerText();
     expect(reply).toContain('They will reach you with the contact details you just gave.');
     expect(reply).not.toContain('could you share your name');
@@ -166,32 +186,91 @@ describe.each([390, 1280])('the playground %i CSS pixels wide', (width) => {
     await page.screenshot({ path: join(ARTIFACTS, `playground-conversation-${width}.png`), fullPage: true });
   });
 
-  it('streams a retrieved reply: the step parts show progress, then the text grows as the engine writes', async () => {
-    await page.goto(`${service.url}/playground`);
+  it('shows the contact a message gave, masked as the service masks it, and says when none was found', async () => {
+    await page.click('#new-session');
+    const leak = await ask(page, "I'm Maria Lopez, call me at 415-555-0134, there's a water leak");
+    expect(leak.contact_found).toMatchObject({ name: 'M••• L•••', phone: '•••• 0134' });
+    const contact = (await page.textContent('#contact'))!;
+    expect(contact).toMatch(/^name M••• L•••, phone •••• 0134 \(\d+\.\d ms\)$/);
+    // The page shows nothing of the details themselves but what the service sent.
+    expect(contact).not.toMatch(/Maria|Lopez|415|555/);
+
+    const noise = await ask(page, 'I want to file a complaint about the noise from my neighbours');
+    expect(noise.sub_intent).toBe('complaint_filing');
+    expect(noise.contact_found).toBeUndefined();
+    expect(await page.textContent('#contact')).toMatch(/^looked for, none found \(\d+\.\d ms\)$/);
+
+    await ask(page, 'Are pets allowed?');
+    expect(await page.textContent('#contact')).toBe('not looked for (sub-intent does not ask for it)');
+  });
+
+  it('streams a rag reply: the typing line names each finished step, then the text grows as the engine writes it', async () => {
+    await page.click('#new-session');
     await page.selectOption('#property', '1234567890123456789');
     const turns = await page.locator('.turn.assistant').count();
     await page.fill('#message', 'How much is the security deposit and the application fee?');
-    const seen = new Set<string>();
+    const seen: { pending: boolean; progress: string | null; text: string; elements: number; questionSending: boolean }[] = [];
     let answered = false;
     const watching = (async () => {
       const turn = page.locator('.turn.assistant').nth(turns);
       await turn.waitFor();
+      let shot = false;
       while (!answered) {
-        seen.add(await turn.innerText());
+        const state = await turn.evaluate((t) => ({
+          pending: t.classList.contains('pending'),
+          progress: t.querySelector('.progress')?.textContent ?? null,
+          text: t.querySelector('.text')!.textContent!,
+          elements: t.querySelector('.text')!.childElementCount,
+          questionSending: t.previousElementSibling!.classList.contains('sending'),
+        }));
+        seen.push(state);
+        if (!shot && state.pending && state.text !== '') {
+          shot = true;
+          await page.screenshot({ path: join(ARTIFACTS, `playground-streaming-${width}.png`) });
+        }
         await page.waitForTimeout(10);
       }
     })();
     const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/chat_adapter')), page.click('#send')]);
     expect(response.headers()['content-type']).toBe('text/event-stream');
-    const answer = answerIn(await response.text());
+    const answer = answerIn(await textOf(response));
+    await page.locator('.turn.assistant:not(.pending)').nth(turns).waitFor();
     answered = true;
     await watching;
-    const texts = [...seen].filter((t) => t !== '');
-    // A step name shown while waiting, then text that grew before it was complete.
-    expect(texts.some((t) => t.endsWith('…'))).toBe(true);
-    const partial = texts.filter((t) => !t.endsWith('…') && t.length < answer.response.length && answer.response.startsWith(t.trim()));
+    expect(answer.retrieval_type).toBe('rag');
+
+    // While pending: a step with its time ("askEngine 812 ms…"), then text that grew before the
+    // answer was complete, shown as plain text (no element made from it yet).
+    const pending = seen.filter((s) => s.pending);
+    expect(pending.some((s) => s.text === '' && /^\w+ \d+(\.\d)? ms…$/.test(s.progress ?? ''))).toBe(true);
+    const partial = pending.filter((s) => s.text !== '' && s.text.length < answer.response.length && answer.response.startsWith(s.text));
     expect(partial.length).toBeGreaterThan(0);
-    await page.locator('.turn.assistant').nth(turns).filter({ hasText: answer.response.slice(-20) }).waitFor();
+    expect(partial.every((s) => s.elements === 0)).toBe(true);
+    // Once the stream started, the question no longer shows as being sent.
+    expect(partial.every((s) => !s.questionSending)).toBe(true);
+
+    // Complete: rendered as Markdown by renderAnswer, the typing line gone, the panels filled.
+    const turn = page.locator('.turn.assistant').nth(turns);
+    expect(await turn.locator('.progress').count()).toBe(0);
+    expect(await turn.locator('.text p').count()).toBeGreaterThan(0);
+    expect((await turn.innerText()).replace(/\s+/g, ' ')).toContain(answer.response.slice(-20).replace(/\s+/g, ' '));
+    expect(await page.textContent('#retrieval-type')).toBe('rag');
+    expect(await page.locator('#waterfall .row[data-step="askEngine"]').count()).toBe(1);
+  });
+
+  it('with "Stream replies" off asks for JSON and shows the answer the same way', async () => {
+    await page.uncheck('#stream');
+    const turns = await page.locator('.turn.assistant').count();
+    await page.fill('#message', 'Are pets allowed?');
+    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/chat_adapter')), page.click('#send')]);
+    expect(response.request().headers()['accept']).toBe('application/json');
+    expect(response.headers()['content-type']).toMatch(/^application\/json/);
+    const answer = (await response.json()) as ChatAnswer;
+    await page.locator('.turn.assistant:not(.pending)').nth(turns).waitFor();
+    expect(await page.locator('.turn.assistant').nth(turns).innerText()).toContain(answer.response.slice(0, 30));
+    expect(await page.textContent('#sub-intent')).toBe(answer.sub_intent);
+    expect(await page.locator('#waterfall .row').count()).toBeGreaterThan(0);
+    await page.check('#stream');
   });
 
   it('loaded everything from the service and reported no error', () => {

@@ -1,6 +1,6 @@
 /** What the playground says about a message that got no reply (chat-client.js, loaded as the browser loads it). */
 import { describe, expect, it } from 'vitest';
-import { describeFailure, UNREACHABLE } from '../../src/http/playground/chat-client.js';
+import { CUT_OFF, describeBrokenReply, describeFailure, UNREACHABLE } from '../../src/http/playground/chat-client.js';
 
 describe('describeFailure', () => {
   it('a party down (503): unavailable, retryable, with the detail and the wait when given', () => {
@@ -35,5 +35,21 @@ describe('describeFailure', () => {
   it('never words a failure as "Failed to fetch"', () => {
     expect(UNREACHABLE.long).not.toMatch(/fetch/i);
     expect(UNREACHABLE).toMatchObject({ short: 'the service is not answering', retryable: true });
+  });
+});
+
+describe('a streamed reply that broke off', () => {
+  it("the service's error part: its text on the message, said as a failure while answering, retryable", () => {
+    expect(describeBrokenReply('engine unavailable')).toEqual({
+      short: 'engine unavailable',
+      long: 'The service failed while answering (engine unavailable). Press Retry on the message.',
+      retryable: true,
+      sent: true,
+    });
+  });
+
+  it('the connection closed mid-stream: cut off, retryable, never "Failed to fetch"', () => {
+    expect(CUT_OFF).toMatchObject({ short: 'the reply was cut off', retryable: true, sent: true });
+    expect(CUT_OFF.long).not.toMatch(/fetch/i);
   });
 });

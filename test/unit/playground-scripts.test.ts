@@ -1,7 +1,7 @@
 /** The playground's two pure scripts, loaded as the browser loads them (plain JavaScript modules). */
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderMarkdown } from '../../src/http/playground/markdown.js';
-import { MIN_DRAWN_PCT, waterfallBars, waterfallRows } from '../../src/http/playground/waterfall.js';
+import { MIN_DRAWN_PCT, stepKind, waterfallBars, waterfallRows } from '../../src/http/playground/waterfall.js';
 
 describe('renderMarkdown', () => {
   it('renders paragraphs, line breaks and bold', () => {
@@ -39,6 +39,11 @@ describe('waterfallBars', () => {
     expect(rounded(bars.map((b) => b.offsetPct))).toEqual([0, 5, 55, 75]);
     expect(rounded(bars.map((b) => b.widthPct))).toEqual([5, 50, 20, 15]);
     expect(bars.map((b) => b.kind)).toEqual(['service', 'engine', 'graphql', 'graphql']);
+  });
+
+  it('colours a step named like an Object member as any unknown step', () => {
+    for (const step of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(stepKind(step)).toBe('service');
+    expect(stepKind('askEngine')).toBe('engine');
   });
 
   it('never overflows when the steps add up to more than the rounded total', () => {

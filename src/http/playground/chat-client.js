@@ -1,12 +1,15 @@
-// Sends one chat to this service and says, in words for the person at the page, what went wrong
-// when it did not work. Nothing here touches the page.
+// Sends one chat to this service, streamed (stream.js) or as JSON, and says, in words for the
+// person at the page, what went wrong when it did not work. Nothing here touches the page.
+import { EVENT_STREAM, readReplyStream } from './stream.js';
 
 /** The service takes a `message` of 1..4000 characters once trimmed (a longer one is a 400). */
 export const MAX_MESSAGE_CHARS = 4000;
 
 /**
- * @typedef {{ short: string, long: string, retryable: boolean }} Problem
+ * `sent`: the message reached the service, which then failed while answering it.
+ * @typedef {{ short: string, long: string, retryable: boolean, sent?: boolean }} Problem
  * @typedef {{ ok: true, answer: any } | { ok: false, problem: Problem }} ChatResult
+ * @typedef {import('./stream.js').StreamView & { stream?: boolean }} ChatView
  */
 
 /** @param {unknown} body */
@@ -46,17 +49,48 @@ export function describeFailure(status, body, retryAfter) {
 }
 
 /**
+ * A failure after the stream started: the service's `detail` (`errorText`) is what it says. The
+ * service keeps nothing for the Idempotency-Key then, so Retry runs the message again.
+ * @param {string} errorText
+ * @returns {Problem}
+ */
+export function describeBrokenReply(errorText) {
+  return { short: errorText, long: `The service failed while answering (${errorText}). Press Retry on the message.`, retryable: true, sent: true };
+}
+
+/** The connection closed in the middle of a streamed reply. */
+export const CUT_OFF = {
+  short: 'the reply was cut off',
+  long: 'The connection to the service closed before the reply was complete. Press Retry on the message.',
+  retryable: true,
+  sent: true,
+};
+
+/**
+ * Sends one chat. With `view.stream` it asks for a streamed reply and tells the view of each step
+ * and of the text as it grows; an answer that is not a stream (an error before the stream
+ * started, or a service that does not stream) is read as JSON, as without it.
  * @param {Record<string, unknown>} body
  * @param {Record<string, string>} headers
+ * @param {ChatView} [view]
  * @returns {Promise<ChatResult>}
  */
-export async function postChat(body, headers) {
+export async function postChat(body, headers, view = {}) {
+  const accept = view.stream ? `${EVENT_STREAM}, application/json;q=0.9` : 'application/json';
   let res;
   try {
-    res = await fetch('/chat_adapter', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    res = await fetch('/chat_adapter', { method: 'POST', headers: { 'content-type': 'application/json', accept, ...headers }, body: JSON.stringify(body) });
   } catch {
     // fetch() rejects only when no answer came: refused, reset, offline.
     return { ok: false, problem: UNREACHABLE };
+  }
+  if (res.ok && res.body !== null && (res.headers.get('content-type') ?? '').startsWith(EVENT_STREAM)) {
+    try {
+      const { answer, errorText } = await readReplyStream(res.body, view);
+      return errorText === undefined ? { ok: true, answer } : { ok: false, problem: describeBrokenReply(errorText) };
+    } catch {
+      return { ok: false, problem: CUT_OFF };
+    }
   }
   const answer = await res.json().catch(() => undefined);
   if (res.ok && answer !== undefined) return { ok: true, answer };

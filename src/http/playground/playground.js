@@ -1,9 +1,11 @@
 // The playground page: sends what a front-end sends to POST /chat_adapter and shows the answer as a
-// front-end would (render-answer.js), with its classification and a per-step latency waterfall. A
-// message that gets no answer stays on the page marked "Not sent", with Retry and Edit.
+// front-end would (render-answer.js), with its classification and a per-step latency waterfall.
+// Replies stream (unless "Stream replies" is off): the steps show as they finish, the text as it
+// is written. A message that gets no answer stays on the page marked "Not sent" (or "No reply"
+// when the service failed while answering), with Retry and Edit.
 import { MAX_MESSAGE_CHARS, postChat } from './chat-client.js';
 import { clearAnswer, renderAnswer } from './render-answer.js';
-import { addUserTurn, clearTranscript, markFailed, markSent } from './transcript.js';
+import { addPendingReply, addUserTurn, clearTranscript, markFailed, markSent, showPartialText, showProgress } from './transcript.js';
 
 const ORG_ID = '9876543210987654321';
 const MAX_HISTORY = 50;
@@ -93,17 +95,35 @@ async function deliver(chat) {
   const headers = { 'idempotency-key': chat.idempotencyKey };
   const key = field('caller-key').value.trim();
   if (key !== '') headers['authorization'] = `Bearer ${key}`;
+  const reply = addPendingReply();
+  // A streamed reply has started: the service took the message, so it no longer shows "Sending…".
+  const started = () => {
+    if (turn.classList.contains('sending')) markSent(turn);
+  };
   try {
-    const result = await postChat(chat.body, headers);
+    const result = await postChat(chat.body, headers, {
+      stream: field('stream').checked,
+      onStep: (step, ms) => {
+        started();
+        showProgress(reply, step, ms);
+      },
+      onText: (textSoFar) => {
+        started();
+        showPartialText(reply, textSoFar);
+      },
+    });
     if (result.ok) {
       markSent(turn);
       history.push({ role: 'user', content: chat.message }, { role: 'assistant', content: result.answer.response });
-      renderAnswer(result.answer);
+      renderAnswer(result.answer, reply);
       return;
     }
+    // A reply that broke off is not part of the conversation: Retry asks for it again.
+    reply.remove();
     const { problem } = result;
     markFailed(turn, {
       reason: problem.short,
+      ...(problem.sent && { sent: true }),
       ...(problem.retryable && { retry: () => { turn.remove(); void deliver(chat); } }),
       edit: () => {
         turn.remove();
@@ -113,7 +133,7 @@ async function deliver(chat) {
       },
     });
     showError(problem.long);
-    clearAnswer('No reply: the message was not sent.');
+    clearAnswer(problem.sent ? 'No reply: the service failed while answering.' : 'No reply: the message was not sent.');
   } finally {
     setSending(false);
   }
@@ -137,7 +157,7 @@ $('chat-form').addEventListener('submit', send);
 field('message').addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey) {
     event.preventDefault();
-    $('chat-form').requestSubmit();
+    /** @type {HTMLFormElement} */ ($('chat-form')).requestSubmit();
   }
 });
 $('new-session').addEventListener('click', newSession);

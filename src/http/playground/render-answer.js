@@ -1,8 +1,8 @@
 // Shows one chat answer on the page: the reply in the transcript (Markdown, as a front-end shows
 // it), its classification in "Last reply" and where its time went. `renderAnswer` is the one place
-// that turns an answer into page content: another way of receiving answers (a stream) replaces it.
+// that turns an answer into page content, whether it came as JSON or as a stream's data-chat part.
 import { renderMarkdown } from './markdown.js';
-import { addTurn } from './transcript.js';
+import { addTurn, completeReply } from './transcript.js';
 import { waterfallRows } from './waterfall.js';
 
 /** The sub-intents for which the service looks for contact details (rule 6). */
@@ -17,16 +17,36 @@ const show = (id, text) => {
 };
 const ms = (/** @type {number} */ value, digits = 1) => `${value.toFixed(digits)} ms`;
 
+/**
+ * What was found, as the service masks it (`contact_found`, e.g. "phone •••• 4567, email
+ * j•••@gmail.com"): the details themselves are personal data, which the service never echoes.
+ * Each value is its own element, so that a narrow panel wraps between values, not inside one.
+ * @param {any} answer
+ * @returns {(string | HTMLElement)[]}
+ */
+function contactRow(answer) {
+  if (!CONTACT_SUB_INTENTS.has(answer.sub_intent)) return ['not looked for (sub-intent does not ask for it)'];
+  const took = ms(answer.latency.extract_and_update_contact_latency);
+  const found = answer.contact_found;
+  /** @type {[string, unknown][]} */
+  const members = found ? [['name', found.name], ['phone', found.phone], ['email', found.email]] : [];
+  const parts = members.filter(([, value]) => typeof value === 'string' && value !== '').map(([what, value]) => {
+    const part = document.createElement('span');
+    part.className = `contact-${what}`;
+    part.textContent = `${what} ${value}`;
+    return part;
+  });
+  if (parts.length === 0) return [`looked for, none found (${took})`];
+  return [...parts.flatMap((part, i) => (i === 0 ? [part] : [', ', part])), ` (${took})`];
+}
+
 /** @param {any} answer */
 function showDetails(answer) {
   show('intent', answer.intent);
   show('sub-intent', answer.sub_intent);
   show('retrieval-type', answer.retrieval_type);
   show('language', answer.language);
-  // The values themselves are personal data: the service stores them and never echoes them.
-  show('contact', CONTACT_SUB_INTENTS.has(answer.sub_intent)
-    ? `looked for and stored when found (${ms(answer.latency.extract_and_update_contact_latency)})`
-    : 'not looked for (sub-intent does not ask for it)');
+  $('contact').replaceChildren(...contactRow(answer));
   show('handoff', answer.agent_handoff ? `started (${answer.agent_handoff.reason})` : 'none');
   show('not-available', answer.not_available.length > 0 ? answer.not_available.join(', ') : 'none');
   show('message-id', answer.message_id);
@@ -91,10 +111,15 @@ export function clearAnswer(note) {
   show('latency-summary', note);
 }
 
-/** @param {any} answer a 200 answer of POST /chat_adapter */
-export function renderAnswer(answer) {
+/**
+ * @param {any} answer a 200 answer of POST /chat_adapter (the JSON body, or a stream's data-chat part)
+ * @param {HTMLElement} [pending] the reply's turn already on the page (addPendingReply), which the answer completes
+ */
+export function renderAnswer(answer, pending) {
   const followUp = answer.follow_up ? `<div class="follow-up">${renderMarkdown(answer.follow_up)}</div>` : '';
-  addTurn('assistant', renderMarkdown(answer.response) + followUp);
+  const html = renderMarkdown(answer.response) + followUp;
+  if (pending === undefined) addTurn('assistant', html);
+  else completeReply(pending, html);
   showDetails(answer);
   drawWaterfall(answer.latency);
 }

@@ -1,12 +1,11 @@
 /** Types of stream.js (plain JavaScript, so the browser loads it as is, with no build step). */
-export interface ChatView {
+export interface StreamView {
   onStep?: (name: string, ms: number) => void;
   onText?: (textSoFar: string) => void;
 }
-export interface ChatResult {
-  status: number;
-  ok: boolean;
+export interface StreamOutcome {
   answer: any;
   errorText: string | undefined;
 }
-export function requestChat(headers: Record<string, string>, body: unknown, view: ChatView): Promise<ChatResult>;
+export const EVENT_STREAM: string;
+export function readReplyStream(body: ReadableStream<Uint8Array>, view: StreamView): Promise<StreamOutcome>;

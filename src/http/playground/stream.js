@@ -1,67 +1,63 @@
-// Asks POST /chat_adapter for a streamed reply (the AI SDK UI message stream) and reads it as it
-// comes: progress parts say which step just finished, text parts grow the reply, the data-chat
-// part is the complete JSON answer. An answer that is not a stream (an error, or a service that
-// streams nothing) is read as JSON, as before.
+// Reads a streamed chat reply (the AI SDK UI message stream) as it comes: `data-step` parts say which
+// step just finished, `text-delta` parts grow the reply, the `data-chat` part is the complete JSON
+// answer and an `error` part is a failure after the stream started. Nothing here touches the page.
 
-const EVENT_STREAM = 'text/event-stream';
+export const EVENT_STREAM = 'text/event-stream';
 
 /**
- * @typedef {{ onStep?: (name: string, ms: number) => void, onText?: (textSoFar: string) => void }} ChatView
- * @typedef {{ status: number, ok: boolean, answer: any, errorText: string | undefined }} ChatResult
+ * @typedef {{ onStep?: (name: string, ms: number) => void, onText?: (textSoFar: string) => void }} StreamView
+ * @typedef {{ answer: any, errorText: string | undefined }} StreamOutcome
  */
 
 /**
- * Reads the `data:` events of an event stream body, in order, as they arrive.
+ * Calls `onData` with the `data:` of each server-sent event, in order, as the events arrive (an
+ * event may be split across chunks, and a chunk may hold several events).
  * @param {ReadableStream<Uint8Array>} body
  * @param {(data: string) => void} onData
  */
 async function readEvents(body, onData) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
+  // Where to look for the next event's end: a long event split over many chunks is scanned once.
+  let scanFrom = 0;
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
     buffer += value;
-    let end = buffer.indexOf('\n\n');
+    let start = 0;
+    let end = buffer.indexOf('\n\n', scanFrom);
     while (end !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      for (const line of block.split('\n')) if (line.startsWith('data: ')) onData(line.slice(6));
-      end = buffer.indexOf('\n\n');
+      for (const line of buffer.slice(start, end).split('\n')) if (line.startsWith('data: ')) onData(line.slice(6));
+      start = end + 2;
+      end = buffer.indexOf('\n\n', start);
     }
+    buffer = buffer.slice(start);
+    scanFrom = Math.max(0, buffer.length - 1);
   }
 }
 
 /**
- * Sends one chat; the view is told of progress and text while a streamed reply arrives.
- * @param {Record<string, string>} headers
- * @param {unknown} body
- * @param {ChatView} view
- * @returns {Promise<ChatResult>}
+ * Reads one streamed reply to its end. `errorText` is set when the service reported a failure
+ * (its `detail`, as a JSON caller would get it) or the stream ended without the answer; a
+ * connection that breaks while reading rejects.
+ * @param {ReadableStream<Uint8Array>} body
+ * @param {StreamView} view
+ * @returns {Promise<StreamOutcome>}
  */
-export async function requestChat(headers, body, view) {
-  const res = await fetch('/chat_adapter', {
-    method: 'POST',
-    headers: { ...headers, accept: `${EVENT_STREAM}, application/json;q=0.9` },
-    body: JSON.stringify(body),
-  });
-  if (!(res.headers.get('content-type') ?? '').startsWith(EVENT_STREAM) || res.body === null) {
-    const answer = await res.json().catch(() => ({}));
-    const detail = typeof answer.detail === 'string' ? answer.detail : answer.detail?.message;
-    return { status: res.status, ok: res.ok, answer, errorText: res.ok ? undefined : detail ?? res.statusText };
-  }
+export async function readReplyStream(body, view) {
   let text = '';
   /** @type {any} */
   let answer;
   /** @type {string | undefined} */
   let errorText;
-  await readEvents(res.body, (data) => {
+  await readEvents(body, (data) => {
     if (data === '[DONE]') return;
     const part = JSON.parse(data);
-    if (part.type === 'data-step') view.onStep?.(part.data.name, part.data.ms);
-    else if (part.type === 'text-delta') view.onText?.((text += part.delta));
+    if (part.type === 'data-step') view.onStep?.(String(part.data?.name), Number(part.data?.ms));
+    else if (part.type === 'text-delta' && typeof part.delta === 'string') view.onText?.((text += part.delta));
     else if (part.type === 'data-chat') answer = part.data;
-    else if (part.type === 'error') errorText = part.errorText;
+    else if (part.type === 'error') errorText = typeof part.errorText === 'string' ? part.errorText : 'the service failed';
   });
-  return { status: res.status, ok: errorText === undefined && answer !== undefined, answer, errorText: errorText ?? (answer === undefined ? 'the stream ended early' : undefined) };
+  if (errorText !== undefined || answer !== undefined) return { answer: errorText === undefined ? answer : undefined, errorText };
+  return { answer: undefined, errorText: 'the reply stream ended before the answer' };
 }

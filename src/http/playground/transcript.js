@@ -54,18 +54,58 @@ function button(label, action) {
 }
 
 /**
- * The message did not get a reply: it says so on the message itself, with Retry when trying again
- * can help, and Edit to put its text back into the box.
+ * The message did not get a reply: it says so on the message itself ("Not sent", or "No reply"
+ * when the service failed while answering), with Retry when trying again can help, and Edit to
+ * put its text back into the box.
  * @param {HTMLElement} turn
- * @param {{ reason: string, retry?: () => void, edit: () => void }} what
+ * @param {{ reason: string, sent?: boolean, retry?: () => void, edit: () => void }} what
  */
 export function markFailed(turn, what) {
   turn.classList.remove('sending');
   turn.classList.add('failed');
-  const status = setStatus(turn, `Not sent: ${what.reason}`);
+  const status = setStatus(turn, `${what.sent ? 'No reply' : 'Not sent'}: ${what.reason}`);
   status.append(...(what.retry ? [button('Retry', what.retry)] : []), button('Edit', what.edit));
 }
 
 export function clearTranscript() {
   transcript().replaceChildren();
+}
+
+/**
+ * The reply on its way: a typing line that names the step that just finished ("askEngine 812 ms…")
+ * and, when the reply streams, its text growing as plain text (the DOM escapes it); the answer
+ * replaces both (completeReply).
+ */
+export function addPendingReply() {
+  const turn = addTurn('assistant', '');
+  turn.classList.add('pending');
+  const progress = document.createElement('div');
+  progress.className = 'progress';
+  progress.textContent = 'Waiting for the reply…';
+  turn.append(progress);
+  return turn;
+}
+
+/** @param {number} ms */
+const duration = (ms) => `${ms >= 10 ? Math.round(ms) : ms.toFixed(1)} ms`;
+
+/** @param {HTMLElement} turn @param {string} step @param {number} ms */
+export function showProgress(turn, step, ms) {
+  const progress = turn.querySelector('.progress');
+  if (progress !== null) progress.textContent = `${step} ${duration(ms)}…`;
+}
+
+/** @param {HTMLElement} turn @param {string} textSoFar */
+export function showPartialText(turn, textSoFar) {
+  turn.classList.add('streaming');
+  /** @type {HTMLElement} */ (turn.querySelector('.text')).textContent = textSoFar;
+  turn.scrollIntoView({ block: 'end' });
+}
+
+/** The whole reply is known. @param {HTMLElement} turn @param {string} html built from escaped text */
+export function completeReply(turn, html) {
+  turn.classList.remove('pending', 'streaming');
+  turn.querySelector('.progress')?.remove();
+  /** @type {HTMLElement} */ (turn.querySelector('.text')).innerHTML = html;
+  turn.scrollIntoView({ block: 'end' });
 }

@@ -4,24 +4,24 @@
 
 /** @typedef {'engine' | 'graphql' | 'property' | 'translate' | 'cache' | 'handoff' | 'service'} StepKind */
 
-/** @type {Readonly<Record<string, StepKind>>} */
-const KINDS = {
-  askEngine: 'engine',
-  askEngineCacheHit: 'cache',
-  updateConversation: 'graphql',
-  storeQuestion: 'graphql',
-  storeAnswer: 'graphql',
-  answerFromPropertyApi: 'property',
-  translateReply: 'translate',
-  loadSession: 'cache',
-  reuseCachedReply: 'cache',
-  rememberTurn: 'cache',
-  startHandoff: 'handoff',
-};
+/** A Map, so that a step named like an Object member ("constructor") is a step like any other. @type {ReadonlyMap<string, StepKind>} */
+const KINDS = new Map([
+  ['askEngine', 'engine'],
+  ['askEngineCacheHit', 'cache'],
+  ['updateConversation', 'graphql'],
+  ['storeQuestion', 'graphql'],
+  ['storeAnswer', 'graphql'],
+  ['answerFromPropertyApi', 'property'],
+  ['translateReply', 'translate'],
+  ['loadSession', 'cache'],
+  ['reuseCachedReply', 'cache'],
+  ['rememberTurn', 'cache'],
+  ['startHandoff', 'handoff'],
+]);
 
-/** @param {string} step */
+/** @param {string} step @returns {StepKind} */
 export function stepKind(step) {
-  return KINDS[step] ?? 'service';
+  return KINDS.get(step) ?? 'service';
 }
 
 /**
