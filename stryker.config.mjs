@@ -12,6 +12,10 @@ if (group === undefined) throw new Error(`MUTATION_GROUP must be one of ${Object
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
+  // What the sandbox copy of the project leaves out: downloaded tools, build output, reports, data.
+  ignorePatterns: ['.cache', 'dist', 'dist.*', 'data', 'bench-results', '.artifacts', 'reports', 'docs', 'deploy'],
+  // No type checker runs (below), so there are no type checks to switch off in the mutated files.
+  disableTypeChecks: false,
   vitest: { configFile: 'stryker/vitest.config.ts', related: false },
   mutate: group.mutate,
   // TypeScript 7 has no JavaScript API for Stryker's checker: no type checking of mutants, and a

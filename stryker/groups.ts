@@ -21,7 +21,8 @@ export const GROUPS: Record<string, { readonly mutate: readonly string[]; readon
     tests: ['test/cache/similarity.test.ts', 'test/cache/normalised-numbers.test.ts', 'test/cache/guard-tables.test.ts', 'test/cache/reuse-threshold.test.ts'],
   },
   contacts: {
-    mutate: ['src/contacts/*.ts'],
-    tests: ['test/language/contact-*.test.ts', 'test/steps/extract-contact.test.ts'],
+    // The modules that decide which name, phone and email reach the agent.
+    mutate: ['src/contacts/phone.ts', 'src/contacts/email.ts', 'src/contacts/name.ts', 'src/contacts/find-contact.ts', 'src/contacts/phone-context.ts', 'src/contacts/preference.ts'],
+    tests: ['test/language/contact-*.test.ts', 'test/language/contacts-*.test.ts', 'test/steps/extract-contact.test.ts'],
   },
 };
