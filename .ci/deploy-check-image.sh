@@ -86,6 +86,6 @@ graceful_stop() {
   code=$(docker inspect --format '{{.State.ExitCode}} {{.State.OOMKilled}}' "$container")
   docker logs "$container" > "$WORK/service.log" 2>&1
   [ "$code" = "0 false" ] || { echo "exit code / OOM killed: $code"; tail -n 20 "$WORK/service.log"; return 1; }
-  grep -q '"msg":"shutting down"' "$WORK/service.log" && grep -q '"msg":"service stopped"' "$WORK/service.log" \
+  grep -q '"msg":"shutting down: chats in flight are answered first"' "$WORK/service.log" && grep -q '"msg":"service stopped"' "$WORK/service.log" \
     || { echo "no shutdown in the log:"; tail -n 20 "$WORK/service.log"; return 1; }
 }
