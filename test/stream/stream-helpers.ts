@@ -5,9 +5,17 @@
  */
 import { request as httpRequest } from 'node:http';
 import type { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EngineReply } from '../../schemas/engine.schema.ts';
+
+/** Opens the app on a free loopback port (streams need a real socket, not inject) and gives its base URL. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
 
 export interface EngineScript {
   /** The reply text, as deltas. */

@@ -2,21 +2,19 @@
  * docs/api.md#streamed-replies through real sockets: the service listens on a loopback port, the engine stub streams
  * its reply over another, and the client reads the UI message stream as it arrives.
  */
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { concise } from '../../src/reply/reply-styles.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
-import { partsOfType, postChat, streamEngineReply, textOf, type EngineScript, type EngineWrites } from './stream-helpers.ts';
+import { type EngineScript, type EngineWrites, listenOnLoopback, partsOfType, postChat, streamEngineReply, textOf } from './stream-helpers.ts';
 
 let svc: StubbedService;
 let base: string;
 
 beforeAll(async () => {
   svc = await startStubbedService();
-  await svc.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(svc.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(svc.app);
 });
 afterAll(async () => {
   await svc.close();

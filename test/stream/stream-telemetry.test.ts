@@ -3,21 +3,19 @@
  * when the caller left), the engine call carries the GenAI attributes and its time to first chunk,
  * and the time to first text and stream outcomes are metrics.
  */
-import type { AddressInfo } from 'node:net';
 import { SpanKind } from '@opentelemetry/api';
 import * as incubating from '@opentelemetry/semantic-conventions/incubating';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as attributes from '../../src/telemetry/attributes.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { spanNamed, startTracedService, waitFor, type TracedService } from '../telemetry/traced-service.ts';
-import { partsOfType, postChat, streamEngineReply } from './stream-helpers.ts';
+import { listenOnLoopback, partsOfType, postChat, streamEngineReply } from './stream-helpers.ts';
 
 let svc: TracedService;
 let base: string;
 beforeAll(async () => {
   svc = await startTracedService();
-  await svc.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(svc.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(svc.app);
 });
 afterAll(async () => {
   await svc.close();

@@ -3,22 +3,20 @@
  * it; it is stored once, its handoff delivered, and a retry with the same Idempotency-Key replays
  * it (as a stream or as JSON); streamed and JSON turns of one session keep their order.
  */
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
-import { eventsOf, partsOfType, postChat, streamEngineReply, textOf, type EngineWrites } from './stream-helpers.ts';
+import { type EngineWrites, eventsOf, listenOnLoopback, partsOfType, postChat, streamEngineReply, textOf } from './stream-helpers.ts';
 
 let svc: StubbedService;
 let base: string;
 
 beforeAll(async () => {
   svc = await startStubbedService();
-  await svc.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(svc.app.server.address() as AddressInfo).port}`;
+  base = await listenOnLoopback(svc.app);
 });
 afterAll(async () => {
   await svc.close();
