@@ -211,10 +211,11 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
   });
   const turns = createSessionTurns({
     redis,
+    sessionTtlSeconds: config.cacheTtlSeconds,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('turns');
-        logger.warn({ operation, reason: err.message }, 'session turn queue unavailable; this request keeps in-process order only');
+        logger.warn({ operation, reason: err.message }, 'session turn queue unavailable; this request keeps in-process order only (and rate limits kept per instance)');
       },
       leaseExpired: () => {
         requestMetrics.countLeaseExpired();
@@ -288,8 +289,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
       sessionPerMin: config.rateLimitSessionPerMin,
       orgPerMin: config.rateLimitOrgPerMin,
       clientPerMin: config.rateLimitClientPerMin,
-      redis: guarded.redis,
-      events: { onCommandFailed: (err) => logger.warn({ reason: err.message }, 'rate limits kept per instance for 1 s: Redis command failed') },
+      shared: guarded.redis !== undefined,
     },
     admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
     readinessChecks: [...built.readinessChecks, ...guarded.readinessChecks],

@@ -15,10 +15,10 @@
  * the background (at most 1 s apart), so the cache works again as soon as Redis is back.
  */
 import { connectRedis, DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../shared-state/redis-connection.ts';
-import { isCachedAnswer, isHistoryItem, parseList, results, sessionKeys } from './redis-session-data.ts';
+import { results, SESSION_KEY_PREFIX, sessionEntryOf, sessionKeys, sessionWriteOf } from './redis-session-data.ts';
 import {
-  MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, silentCacheEvents, toError, turnRecords,
-  type CacheEvents, type SessionCache, type SessionEntry, type Turn,
+  MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, silentCacheEvents, toError,
+  type CacheEvents, type SessionCache, type Turn,
 } from './session-cache.ts';
 
 export interface RedisCacheOptions {
@@ -48,7 +48,7 @@ export function createRedisCache(opts: RedisCacheOptions): SessionCache {
   const now = opts.now ?? Date.now;
   const timeoutMs = opts.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const ttlMs = Math.ceil(opts.ttlSeconds * 1000);
-  const prefix = opts.keyPrefix ?? 'chat-adapter:session:';
+  const prefix = opts.keyPrefix ?? SESSION_KEY_PREFIX;
   const client = connectRedis(opts.url, { commandTimeoutMs: timeoutMs, onOutage: (err) => events.error('connection', err) });
 
   return {
@@ -60,13 +60,7 @@ export function createRedisCache(opts: RedisCacheOptions): SessionCache {
           timeoutMs, 'get',
         );
         const [rawMessages, rawAnswers, language] = results(replies);
-        const entry: SessionEntry = {
-          messages: parseList(rawMessages, isHistoryItem),
-          answers: parseList(rawAnswers, isCachedAnswer),
-        };
-        if (language === 'en' || language === 'es') entry.language = language;
-        const empty = entry.messages.length === 0 && entry.answers.length === 0 && entry.language === undefined;
-        return empty ? undefined : entry;
+        return sessionEntryOf(rawMessages, rawAnswers, language);
       } catch (err) {
         events.error('get', toError(err));
         return undefined;
@@ -75,14 +69,14 @@ export function createRedisCache(opts: RedisCacheOptions): SessionCache {
     async recordTurn(key, turn: Turn) {
       try {
         const keys = sessionKeys(prefix, key);
-        const added = turnRecords(turn, now());
+        const added = sessionWriteOf(turn, now());
         const replies = await withDeadline(
           client
             .multi()
-            .rpush(keys.messages, ...added.messages.map((m) => JSON.stringify(m)))
+            .rpush(keys.messages, ...added.messages)
             .ltrim(keys.messages, -MAX_SESSION_MESSAGES, -1)
             .pexpire(keys.messages, ttlMs)
-            .rpush(keys.answers, JSON.stringify(added.answer))
+            .rpush(keys.answers, added.answer)
             .ltrim(keys.answers, -MAX_SESSION_ANSWERS, -1)
             .pexpire(keys.answers, ttlMs)
             .set(keys.language, turn.language, 'PX', ttlMs)

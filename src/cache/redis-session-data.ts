@@ -3,9 +3,12 @@
  * parsing of what Redis returns (damaged data is an error, never a half-valid session).
  */
 import type { HistoryItem } from '../../schemas/chat-request.schema.ts';
-import { sessionKeyString, type CachedAnswer, type SessionKey } from './session-cache.ts';
+import { sessionKeyString, turnRecords, type CachedAnswer, type SessionEntry, type SessionKey, type Turn } from './session-cache.ts';
 
 export interface SessionKeys { messages: string; answers: string; language: string }
+
+/** The namespace of session keys unless the cache is given its own. */
+export const SESSION_KEY_PREFIX = 'chat-adapter:session:';
 
 /**
  * `<prefix>{<id>}:m|a|l`, <id> = base64url(JSON [orgId, propertyId, sessionId]): injective, so no id
@@ -14,6 +17,29 @@ export interface SessionKeys { messages: string; answers: string; language: stri
 export function sessionKeys(prefix: string, key: SessionKey): SessionKeys {
   const base = `${prefix}{${Buffer.from(sessionKeyString(key)).toString('base64url')}}`;
   return { messages: `${base}:m`, answers: `${base}:a`, language: `${base}:l` };
+}
+
+/** What one turn writes: the two history items, the cached answer (JSON each) and the language. */
+export interface SessionWrite { messages: [string, string]; answer: string; language: 'en' | 'es' }
+
+export function sessionWriteOf(turn: Turn, at: number): SessionWrite {
+  const added = turnRecords(turn, at);
+  return {
+    messages: [JSON.stringify(added.messages[0]), JSON.stringify(added.messages[1])],
+    answer: JSON.stringify(added.answer),
+    language: turn.language,
+  };
+}
+
+/**
+ * The session from what Redis returned for its three keys (messages, answers, language); undefined
+ * when nothing is kept. Throws on damaged data.
+ */
+export function sessionEntryOf(rawMessages: unknown, rawAnswers: unknown, language: unknown): SessionEntry | undefined {
+  const entry: SessionEntry = { messages: parseList(rawMessages, isHistoryItem), answers: parseList(rawAnswers, isCachedAnswer) };
+  if (language === 'en' || language === 'es') entry.language = language;
+  const empty = entry.messages.length === 0 && entry.answers.length === 0 && entry.language === undefined;
+  return empty ? undefined : entry;
 }
 
 export function parseList<T>(raw: unknown, isItem: (value: unknown) => value is T): T[] {

@@ -1,77 +1,45 @@
 /**
- * The rate limiter's counter store (docs/api.md#rate-limits): fixed one-minute windows in Redis when
- * REDIS_URL is set (shared by every instance), in process otherwise. While Redis cannot answer
- * (not connected, or a command failed or timed out) the counters are kept in process, so the limits
- * hold per instance instead of switching off, and chats never wait on a Redis that is down. Both
- * halves are @fastify/rate-limit's own stores; this only chooses between them per call.
+ * In-process rate-limit counters (docs/api.md#rate-limits): @fastify/rate-limit's own LocalStore
+ * (fixed windows, least recently used counters let go first). They count every chat without
+ * REDIS_URL, and with it the chats whose start could not reach Redis, so the limits then hold per
+ * instance instead of switching off. With Redis the shared counters are counted by the start of the
+ * turn (src/shared-state/chat-begin-script.ts), under the same keys and rules.
  */
 import { createRequire } from 'node:module';
-import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { Redis } from 'ioredis';
+import type { RateWindow, WindowCount } from '../turns/rate-windows.ts';
 
-type IncrCallback = Parameters<FastifyRateLimitStore['incr']>[1];
+interface Counted {
+  readonly current: number;
+  readonly ttl: number;
+}
 interface Counter {
-  incr(key: string, callback: IncrCallback, timeWindow: number, max: number): void;
+  incr(key: string, callback: (err: Error | null, result: Counted) => void, timeWindow: number, max: number): void;
 }
 
 // The plugin's stores are not part of its typed surface: loaded by path, typed here.
 const require = createRequire(import.meta.url);
 const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (continueExceeding: boolean, exponentialBackoff: boolean, cache: number) => Counter;
-const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as new (
-  continueExceeding: boolean,
-  exponentialBackoff: boolean,
-  redis: Redis,
-  key: string,
-) => Counter;
 
 /** In-process counters kept (least recently used first out); more distinct keys in one minute let the oldest go. */
 export const LOCAL_COUNTERS = 20_000;
-const REDIS_KEY_PREFIX = 'chat-adapter:rate-limit:';
-/** After a failed Redis call, counters stay local this long before Redis is tried again. */
-const SHARED_RETRY_AFTER_MS = 1_000;
 
-export interface RateLimitStoreEvents {
-  /**
-   * A Redis command failed or timed out on a connected client: counters are per instance for a
-   * second. (A lost connection is reported by the connection itself, see connectRedis `onOutage`.)
-   */
-  onCommandFailed?(err: Error): void;
-}
+/** Counts windows narrowest first, stopping at the first that refuses (the next ones are not counted). */
+export type WindowCounter = (windows: readonly RateWindow[], windowMs: number) => WindowCount[];
 
-/** The store class handed to @fastify/rate-limit (`store` option). */
-export function rateLimitStore(redis: Redis | undefined, events: RateLimitStoreEvents = {}): FastifyRateLimitStoreCtor {
-  const local = new LocalStore(false, false, LOCAL_COUNTERS);
-  if (redis === undefined) {
-    return class InProcessRateLimitStore {
-      incr: Counter['incr'] = (key, callback, timeWindow, max) => local.incr(key, callback, timeWindow, max);
-      child = () => this;
-    } as unknown as FastifyRateLimitStoreCtor;
-  }
-
-  const client = redis;
-  const shared = new RedisStore(false, false, client, REDIS_KEY_PREFIX);
-  let sharedRetryAt = 0;
-  return class SharedOrLocalRateLimitStore {
-    incr: Counter['incr'] = (key, callback, timeWindow, max) => {
-      if (client.status !== 'ready' || Date.now() < sharedRetryAt) {
-        local.incr(key, callback, timeWindow, max);
-        return;
-      }
-      shared.incr(
-        key,
-        (err, result) => {
-          if (err !== null || result === undefined) {
-            sharedRetryAt = Date.now() + SHARED_RETRY_AFTER_MS;
-            events.onCommandFailed?.(err ?? new Error('no result'));
-            local.incr(key, callback, timeWindow, max);
-            return;
-          }
-          callback(null, result);
-        },
-        timeWindow,
-        max,
-      );
-    };
-    child = () => this;
-  } as unknown as FastifyRateLimitStoreCtor;
+export function inProcessWindowCounter(): WindowCounter {
+  const store = new LocalStore(false, false, LOCAL_COUNTERS);
+  return (windows, windowMs) => {
+    const counts: WindowCount[] = [];
+    for (const window of windows) {
+      let count: WindowCount | undefined;
+      // LocalStore answers synchronously.
+      store.incr(window.key, (_err, result) => {
+        count = { max: window.max, current: result.current, ttlMs: result.ttl };
+      }, windowMs, window.max);
+      if (count === undefined) throw new Error('the in-process rate-limit store did not answer');
+      counts.push(count);
+      if (count.current > count.max) break;
+    }
+    return counts;
+  };
 }

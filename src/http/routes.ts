@@ -19,6 +19,7 @@ import { untracedRequestId } from '../telemetry/server-span.ts';
 import { stepSpans } from '../telemetry/step-span.ts';
 import { takeLatency } from './request-latency.ts';
 import type { SessionTurns } from '../turns/create-session-turns.ts';
+import { turnSessionCache } from '../turns/turn-session-cache.ts';
 import { idempotencyHooks } from './idempotency.ts';
 import { sessionTurnHooks } from './session-turns.ts';
 import { wantsEventStream } from './stream-accept.ts';
@@ -63,6 +64,11 @@ export interface ChatGuards {
 /** `GET /heartbeat`, `POST /chat_adapter` (docs/api.md) and `GET /metrics`. */
 export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, tracer: Tracer, telemetry: RouteTelemetry, guards: ChatGuards): FastifyPluginAsync {
   const spanOptions = { recordMessageText: telemetry.recordMessageText ?? false };
+  /** The deps of one chat: while its turn holds the shared queue, the session comes and goes with the turn. */
+  const depsOf = (request: FastifyRequest): Deps => {
+    const session = request.sessionTurn?.session;
+    return session === undefined ? deps : { ...deps, cache: turnSessionCache(deps.cache, session) };
+  };
   const metrics = telemetry.metrics;
   // After body validation, in this order: the Idempotency-Key check and claim, then the session's turn.
   const idempotency = idempotencyHooks(guards.idempotency, guards.metrics, replayAsStream);
@@ -86,7 +92,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     requestTimeoutMs: telemetry.requestTimeoutMs,
     metrics,
     idempotency,
-    run: (request, ctx, observer) => inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, observer)),
+    run: (request, ctx, observer) => inRequestContext(request, () => chatPipeline.run(ctx, depsOf(request), request.timings, observer)),
     stepObserver: (request, ctx) => stepSpans(tracer, request.span, ctx, spanOptions),
     answerOf,
   });
@@ -127,7 +133,8 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
         deadlineAt: request.startedAt + telemetry.requestTimeoutMs,
       });
       const observer = stepSpans(tracer, request.span, ctx, spanOptions);
-      await inRequestContext(request, () => chatPipeline.run(ctx, deps, request.timings, observer));
+      const runDeps = depsOf(request);
+      await inRequestContext(request, () => chatPipeline.run(ctx, runDeps, request.timings, observer));
       const answer = answerOf(request, ctx);
       void reply.header('server-timing', serverTiming(answer.latency));
       return answer;

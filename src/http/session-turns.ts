@@ -6,14 +6,19 @@
  * `Retry-After: 1` and nothing is called or stored. The time waited is reported as the timing
  * `waitForTurn`, before the pipeline steps (latency.steps, Server-Timing, step metrics, and a span
  * of its own under the request's span).
+ *
+ * With REDIS_URL the start of the turn also counts the chat's rate limits (named by rate-limits.ts)
+ * and reads its session, in one Redis script: a chat over a limit gets its 429 here and never enters
+ * the queue; the session read with the turn serves the pipeline's loadSession (routes.ts).
  */
 import { performance } from 'node:perf_hooks';
 import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
 import type { Tracer } from '@opentelemetry/api';
-import { sessionNameOf } from '../pipeline/session-key.ts';
+import { sessionKeyOf, sessionNameOf } from '../pipeline/session-key.ts';
 import { continueUnlessAnswered } from './hook-outcome.ts';
+import { answerRateLimits } from './rate-limits.ts';
 import { recordTimedSpan } from '../telemetry/step-span.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
 import type { SessionTurn, SessionTurns } from '../turns/create-session-turns.ts';
@@ -48,7 +53,13 @@ export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, r
   /** Waits for the turn; past the deadline, answers 503 and says so (false). */
   async function takeTurn(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const started = performance.now();
-    const turn = await turns.acquire(sessionOf(request.body as ChatRequest), request.startedAt + requestTimeoutMs);
+    const body = request.body as ChatRequest;
+    const limits = request.rateLimitWindows;
+    const outcome = await turns.begin(sessionOf(body), request.startedAt + requestTimeoutMs, { session: sessionKeyOf(body), limits });
+    // Over a limit: the 429 is sent (false) and the message never entered the queue.
+    if (outcome.refused) return answerRateLimits(reply, outcome.counts);
+    if (limits !== undefined) answerRateLimits(reply, outcome.counts);
+    const turn = outcome.turn;
     // Held by the request at once: whatever fails next, onSend or onResponse gives it back.
     request.sessionTurn = turn;
     const ended = performance.now();

@@ -23,3 +23,11 @@ return 0`;
 export const REPLACE_IF_OWNED = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end
 return 0`;
+
+/** A script whose number of keys changes from call to call: they are counted at each call. */
+export function redisScriptWithKeys(client: Redis, name: string, lua: string): RedisScript {
+  client.defineCommand(name, { lua });
+  const command = (client as unknown as Record<string, (...args: (string | number)[]) => Promise<unknown>>)[name];
+  if (command === undefined) throw new Error(`redis script ${name} was not defined`);
+  return (keys, args) => command.call(client, keys.length, ...keys, ...args);
+}

@@ -1,122 +1,86 @@
 /**
- * One turn at a time per session (docs/api.md#one-turn-at-a-time-per-session): the in-process line (local-turn-queue.ts) always,
- * and with REDIS_URL the shared queue (redis-turn-queue.ts) on top, so two instances never run
- * turns of one session at once. A message takes its Redis ticket when it arrives (so arrival order
- * holds across instances), waits for its local turn, then polls Redis with a short backoff until
- * its ticket is at the head. All of it within the message's own deadline. Its entry holds a short
- * lease, renewed while it waits and runs, and always leaves Redis (shared-entry.ts), so neither a
- * Redis stall nor a dead instance strands a session for longer than that lease.
- * When Redis cannot be reached the message goes on in in-process order (docs/api.md#when-a-party-fails): a warning
- * and a metric, never a failed chat.
+ * One turn at a time per session (docs/api.md#one-turn-at-a-time-per-session): the in-process line
+ * (local-turn-queue.ts) always, and with REDIS_URL the shared queue (shared-session-turns.ts) on
+ * top, so two instances never run turns of one session at once. The start of a chat also counts
+ * its rate limits (docs/api.md#rate-limits) when the HTTP layer hands them over: with Redis both
+ * happen in one script, together with reading the session when the turn is free.
  */
-import { randomBytes } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { SessionEntry, Turn } from '../cache/session-cache.ts';
+import type { SessionKey } from '../cache/session-cache.ts';
 import type { Redis } from 'ioredis';
-import { createLocalTurnQueue, type LocalTurn, type LocalTurnQueue } from './local-turn-queue.ts';
-import { createRedisTurnQueue, type RedisTurnQueue } from './redis-turn-queue.ts';
-import { sharedEntry, TURN_LEASE_MS, type SharedEntry } from './shared-entry.ts';
+import { createLocalTurnQueue } from './local-turn-queue.ts';
+import { isRefused, type RateWindows, type WindowCount } from './rate-windows.ts';
+import { sharedTurns } from './shared-session-turns.ts';
 
 export interface SessionTurn {
+  /**
+   * With the shared queue, while the turn holds its lease: the session as read with the turn, and
+   * where the turn is stored (with the leave). Absent otherwise: the session cache serves as usual.
+   */
+  readonly session?: TurnSession | undefined;
   release(): void;
 }
+
+export interface TurnSession {
+  /** The session read with the turn (`entry` undefined: nothing kept); absent when it was not read. */
+  readonly read: { readonly entry: SessionEntry | undefined } | undefined;
+  /** Stores the turn in the session at the end of the turn, in the same script as the leave. */
+  remember(turn: Turn): void;
+}
+
+export interface TurnStart {
+  /** The session to read with the turn (shared queue only), so the pipeline does not read it again. */
+  readonly session?: SessionKey;
+  /** Rate-limit windows to count before the message enters the queue; refused, it never enters. */
+  readonly limits?: RateWindows | undefined;
+}
+
+export type TurnOutcome =
+  | { readonly refused: true; readonly counts: readonly WindowCount[] }
+  /** `turn` undefined: the deadline passed while the message waited. */
+  | { readonly refused: false; readonly counts: readonly WindowCount[]; readonly turn: SessionTurn | undefined };
 
 export interface SessionTurns {
   /** The turn, or undefined when `deadlineAt` (performance.now() clock) passed while waiting. */
   acquire(sessionKey: string, deadlineAt: number): Promise<SessionTurn | undefined>;
+  /** Counts `start.limits`, then, when none refuses, takes the turn as `acquire` does. */
+  begin(sessionKey: string, deadlineAt: number, start: TurnStart): Promise<TurnOutcome>;
   /** Sessions with a message holding or waiting for the turn on this instance. */
   readonly activeSessions: number;
 }
 
 export interface SessionTurnEvents {
-  /** Redis could not be used for one message; it went on in in-process order. */
+  /** Redis could not be used for one message; it went on in in-process order (and counts). */
   fallback(operation: string, err: Error): void;
   /** A turn outlived its lease (the next message elsewhere may have started). */
   leaseExpired(): void;
 }
 
-const silent: SessionTurnEvents = { fallback: () => {}, leaseExpired: () => {} };
-const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
-
-/** Poll delays: 5 ms doubling to 50 ms, each with jitter so instances do not poll in step. */
-const nextDelay = (attempt: number) => Math.min(50, 5 * 2 ** attempt) * (0.5 + Math.random() / 2);
-
 export interface SessionTurnsConfig {
   readonly redis?: Redis | undefined;
   readonly events?: SessionTurnEvents;
+  /**
+   * CACHE_TIMEOUT: with it, the shared queue reads the session with the turn and stores the turn
+   * with the leave (the session cache's keys and writes); without it the cache does both.
+   */
+  readonly sessionTtlSeconds?: number;
 }
+
+const silent: SessionTurnEvents = { fallback: () => {}, leaseExpired: () => {} };
+const NONE: readonly WindowCount[] = [];
 
 export function createSessionTurns(config: SessionTurnsConfig = {}): SessionTurns {
   const local = createLocalTurnQueue();
-  if (config.redis === undefined) return local;
-  return sharedTurns(local, createRedisTurnQueue(config.redis), config.events ?? silent);
-}
-
-function sharedTurns(local: LocalTurnQueue, shared: RedisTurnQueue, events: SessionTurnEvents): SessionTurns {
-  const fallback = (operation: string) => (err: unknown) => {
-    events.fallback(operation, toError(err));
-    return undefined;
-  };
-  const entryEvents = { failed: (operation: string, err: Error) => events.fallback(operation, err), leaseLost: () => events.leaseExpired() };
-
-  /** Waits until the ticket is at the head; false when the deadline passes first. */
-  async function waitForHead(sessionKey: string, token: string, deadlineAt: number): Promise<boolean | undefined> {
-    for (let attempt = 0; ; attempt += 1) {
-      const state = await shared.poll(sessionKey, token);
-      if (state === 'head') return true;
-      const left = deadlineAt - performance.now();
-      if (left <= 0) return false;
-      // The entry vanished (Redis restarted empty, or its lease lapsed): queue again at the end.
-      if (state === 'gone' && (await shared.enter(sessionKey, token, TURN_LEASE_MS))) return true;
-      await sleep(Math.min(nextDelay(attempt), left));
-    }
-  }
-
+  if (config.redis !== undefined) return sharedTurns(local, config.redis, config.events ?? silent, config.sessionTtlSeconds);
   return {
     get activeSessions() {
       return local.activeSessions;
     },
-    async acquire(sessionKey, deadlineAt) {
-      const token = randomBytes(12).toString('base64url');
-      // Redis down: nothing is sent, nothing can be left behind; in-process order only.
-      if (!shared.connected) {
-        events.fallback('enter', new Error('Redis connection is not ready'));
-        const turn = await local.acquire(sessionKey, deadlineAt);
-        return turn === undefined ? undefined : withShared(turn, undefined, false);
-      }
-      // Issued before any await: tickets follow this instance's arrival order.
-      const entered = shared.enter(sessionKey, token, TURN_LEASE_MS).catch(fallback('enter'));
-      // Left in every case below, also when the enter failed: its reply may be lost while the
-      // command still ran on Redis (a stall), and that entry must not block the session.
-      const entry = sharedEntry(shared, sessionKey, token, entryEvents);
-      const turn = await local.acquire(sessionKey, deadlineAt);
-      const atHead = await entered;
-      if (turn === undefined) {
-        entry.leave();
-        return undefined;
-      }
-      if (atHead === undefined) return withShared(turn, entry, false); // Redis unreachable: in-process order only
-      const head = atHead || (await waitForHead(sessionKey, token, deadlineAt).catch(fallback('poll'))) !== false;
-      if (!head) {
-        entry.leave();
-        turn.release();
-        return undefined;
-      }
-      return withShared(turn, entry, true);
-    },
-  };
-}
-
-/** `holdsLease`: false when the turn went on without Redis, so a missing entry at leave is no news. */
-function withShared(turn: LocalTurn, entry: SharedEntry | undefined, holdsLease: boolean): SessionTurn {
-  if (holdsLease) entry?.hold();
-  let released = false;
-  return {
-    release() {
-      if (released) return;
-      released = true;
-      turn.release();
-      entry?.leave();
+    acquire: (sessionKey, deadlineAt) => local.acquire(sessionKey, deadlineAt),
+    async begin(sessionKey, deadlineAt, start) {
+      const counts = start.limits === undefined ? NONE : await start.limits.countLocally();
+      if (isRefused(counts)) return { refused: true, counts };
+      return { refused: false, counts, turn: await local.acquire(sessionKey, deadlineAt) };
     },
   };
 }

@@ -20,6 +20,8 @@ export interface LocalTurnQueue {
   acquire(sessionKey: string, deadlineAt: number): Promise<LocalTurn | undefined>;
   /** Sessions with a message holding or waiting for the turn. */
   readonly activeSessions: number;
+  /** True while a message of the session holds or waits for the turn. */
+  busy(sessionKey: string): boolean;
 }
 
 interface Waiter {
@@ -50,6 +52,7 @@ export function createLocalTurnQueue(): LocalTurnQueue {
     get activeSessions() {
       return lines.size;
     },
+    busy: (sessionKey) => lines.has(sessionKey),
     acquire(sessionKey, deadlineAt) {
       const waiter: Waiter = {};
       const line = lines.get(sessionKey);

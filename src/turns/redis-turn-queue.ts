@@ -15,77 +15,62 @@
  * Redis mid-turn) takes over. The keys expire with their longest-lived entry and are deleted when the
  * last entry leaves, so an idle session leaves nothing behind. Redis's own clock (TIME) is used, so
  * instances with skewed clocks agree.
+ *
+ * A chat's own start and end are one script each (src/shared-state/chat-begin-script.ts, chat-end-
+ * script.ts): the start also counts its rate limits and reads the session when it gets the turn at
+ * once, the end also stores the turn; a poll that finds the entry at the head reads the session too.
+ * The Lua of all of them: src/shared-state/turn-queue-lua.ts.
  */
 import type { Redis } from 'ioredis';
-import { redisScript } from '../shared-state/redis-script.ts';
-
-const COMMON = `
-local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-local function prune(q, e, now)
-  local expired = redis.call('ZRANGEBYSCORE', e, '-inf', now)
-  if #expired > 0 then
-    redis.call('ZREM', q, unpack(expired))
-    redis.call('ZREM', e, unpack(expired))
-  end
-end
-local function head_is(q, token)
-  return redis.call('ZRANGE', q, 0, 0)[1] == token
-end
-local function lease(e, token, until_ms)
-  redis.call('ZADD', e, until_ms, token)
-  local last = redis.call('ZRANGE', e, -1, -1, 'WITHSCORES')
-  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], tonumber(last[2]) + 1000) end
-end
-`;
+import { beginCall, CHAT_BEGIN, parseBeginReply, type BeginReply, type RawSession } from '../shared-state/chat-begin-script.ts';
+import { CHAT_END, endCall, type TurnRecord } from '../shared-state/chat-end-script.ts';
+import { redisScript, redisScriptWithKeys } from '../shared-state/redis-script.ts';
+import { SESSION_LUA, TURN_QUEUE_LUA } from '../shared-state/turn-queue-lua.ts';
+import type { RateWindow } from './rate-windows.ts';
 
 // KEYS q e n; ARGV token leaseMs -> 1 when the entry is the head (holds the turn), else 0.
 // Repeated with the same token, it keeps the entry's ticket and only renews its lease.
-const ENTER = `${COMMON}
-local now = now_ms()
-prune(KEYS[1], KEYS[2], now)
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[1])
-end
-lease(KEYS[2], ARGV[1], now + tonumber(ARGV[2]))
-if head_is(KEYS[1], ARGV[1]) then return 1 end
+const ENTER = `${TURN_QUEUE_LUA}
+if enter_entry(KEYS[1], KEYS[2], KEYS[3], ARGV[1], tonumber(ARGV[2])) then return 1 end
 return 0`;
 
 // KEYS q e n; ARGV token leaseMs -> 1 renewed, 0 the entry is gone (its lease had expired).
-const RENEW = `${COMMON}
+const RENEW = `${TURN_QUEUE_LUA}
 local now = now_ms()
 prune(KEYS[1], KEYS[2], now)
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
-lease(KEYS[2], ARGV[1], now + tonumber(ARGV[2]))
+lease(KEYS[1], KEYS[2], KEYS[3], ARGV[1], now + tonumber(ARGV[2]))
 return 1`;
 
-// KEYS q e; ARGV token -> 1 head, 0 still waiting, -1 the entry is gone (expired, or Redis lost it).
-const POLL = `${COMMON}
+// KEYS q e, then m a l to read the session at the head; ARGV token -> {1} head (with the session
+// when asked), {0} still waiting, {-1} the entry is gone (expired, or Redis lost it).
+const POLL = `${TURN_QUEUE_LUA}${SESSION_LUA}
 prune(KEYS[1], KEYS[2], now_ms())
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return -1 end
-if head_is(KEYS[1], ARGV[1]) then return 1 end
-return 0`;
-
-// KEYS q e n; ARGV token -> 1 when the caller's entry was there, 0 when it was not (expired, or
-// already left: a repeated leave). Compare-and-delete: only the caller's own token is removed.
-const LEAVE = `
-local removed = redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('ZREM', KEYS[2], ARGV[1])
-if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('DEL', KEYS[1], KEYS[2], KEYS[3]) end
-return removed`;
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-1} end
+if not head_is(KEYS[1], ARGV[1]) then return {0} end
+if #KEYS == 5 then return {1, read_session(KEYS[3], KEYS[4], KEYS[5])} end
+return {1}`;
 
 export type PollResult = 'head' | 'waiting' | 'gone';
 
 export interface RedisTurnQueue {
   /** Joins the session's queue (or renews an entry already there); true when it holds the turn. Throws on a Redis failure. */
   enter(sessionKey: string, token: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Counts `windows` and, when none refuses, enters (chat-begin-script.ts); with `sessionKeys`
+   * (m a l) the session is read too when the entry is the head. Throws on a Redis failure.
+   */
+  begin(sessionKey: string, token: string, leaseMs: number, windows: readonly RateWindow[], windowMs: number, sessionKeys?: readonly string[]): Promise<BeginReply>;
   /** Extends the entry's lease; false when it had already expired. Throws on a Redis failure. */
   renew(sessionKey: string, token: string, leaseMs: number): Promise<boolean>;
   poll(sessionKey: string, token: string): Promise<PollResult>;
-  /** Leaves the queue; false when the entry was not there (expired, or left before). */
-  leave(sessionKey: string, token: string): Promise<boolean>;
+  /** A poll that also reads the session (`sessionKeys` m a l) when the entry is the head. */
+  pollReading(sessionKey: string, token: string, sessionKeys: readonly string[]): Promise<{ state: PollResult; session?: RawSession }>;
+  /**
+   * Leaves the queue; false when the entry was not there (expired, or left before). With `record`
+   * the turn is stored in the session in the same script, only while the entry held the turn.
+   */
+  leave(sessionKey: string, token: string, record?: TurnRecord): Promise<boolean>;
   /**
    * False while the connection is down: a command then fails at once without being sent (no
    * offline queue), so it cannot have left anything in Redis.
@@ -93,29 +78,44 @@ export interface RedisTurnQueue {
   readonly connected: boolean;
 }
 
+const POLL_STATES = new Map<unknown, PollResult>([[1, 'head'], [0, 'waiting'], [-1, 'gone']]);
+
 export function createRedisTurnQueue(client: Redis, keyPrefix = 'chat-adapter:turn:'): RedisTurnQueue {
   const enter = redisScript(client, 'turnEnter', 3, ENTER);
   const renew = redisScript(client, 'turnRenew', 3, RENEW);
-  const poll = redisScript(client, 'turnPoll', 2, POLL);
-  const leave = redisScript(client, 'turnLeave', 3, LEAVE);
+  const poll = redisScriptWithKeys(client, 'turnPoll', POLL);
+  const begin = redisScriptWithKeys(client, 'chatBegin', CHAT_BEGIN);
+  const end = redisScriptWithKeys(client, 'chatEnd', CHAT_END);
   const keys = (sessionKey: string) => {
     const base = `${keyPrefix}{${sessionKey}}`;
     return [`${base}:q`, `${base}:e`, `${base}:n`];
   };
   const ms = (leaseMs: number) => Math.max(1, Math.ceil(leaseMs));
+  const pollReading = async (sessionKey: string, token: string, sessionKeys: readonly string[]) => {
+    const reply = await poll([...keys(sessionKey).slice(0, 2), ...sessionKeys], [token]);
+    const state = Array.isArray(reply) ? POLL_STATES.get(reply[0]) : undefined;
+    if (state === undefined) throw new Error('unexpected reply shape from the turn poll');
+    const session = (reply as unknown[])[1];
+    return Array.isArray(session) ? { state, session: session as unknown as RawSession } : { state };
+  };
   return {
     async enter(sessionKey, token, leaseMs) {
       return (await enter(keys(sessionKey), [token, ms(leaseMs)])) === 1;
+    },
+    async begin(sessionKey, token, leaseMs, windows, windowMs, sessionKeys) {
+      const call = beginCall(keys(sessionKey), token, ms(leaseMs), windows, windowMs, sessionKeys);
+      return parseBeginReply(await begin(call.keys, call.args), windows);
     },
     async renew(sessionKey, token, leaseMs) {
       return (await renew(keys(sessionKey), [token, ms(leaseMs)])) === 1;
     },
     async poll(sessionKey, token) {
-      const result = await poll(keys(sessionKey).slice(0, 2), [token]);
-      return result === 1 ? 'head' : result === 0 ? 'waiting' : 'gone';
+      return (await pollReading(sessionKey, token, [])).state;
     },
-    async leave(sessionKey, token) {
-      return (await leave(keys(sessionKey), [token])) === 1;
+    pollReading,
+    async leave(sessionKey, token, record) {
+      const call = endCall(keys(sessionKey), token, record);
+      return (await end(call.keys, call.args)) === 1;
     },
     get connected() {
       return client.status === 'ready';

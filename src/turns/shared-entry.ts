@@ -7,6 +7,7 @@
  * blocking the session until its lease runs out.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TurnRecord } from '../shared-state/chat-end-script.ts';
 import type { RedisTurnQueue } from './redis-turn-queue.ts';
 
 /** An entry not renewed for this long is dropped by the next message of its session (its instance died). */
@@ -26,8 +27,11 @@ export interface SharedEntryEvents {
 export interface SharedEntry {
   /** The message now holds the turn: a lost lease from here on is reported. */
   hold(): void;
-  /** Stops renewing and removes the entry, retrying through a stall; idempotent, never throws. */
-  leave(): void;
+  /**
+   * Stops renewing and removes the entry, retrying through a stall; idempotent, never throws.
+   * `record`, the turn to store, is stored with the leave (once, and only while the entry held the turn).
+   */
+  leave(record?: TurnRecord): void;
 }
 
 const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
@@ -67,11 +71,11 @@ export function sharedEntry(queue: RedisTurnQueue, sessionKey: string, token: st
   }
   schedule();
 
-  async function leaveUntilAnswered() {
+  async function leaveUntilAnswered(record: TurnRecord | undefined) {
     const giveUpAt = Date.now() + LEAVE_RETRY_FOR_MS;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        if (!(await queue.leave(sessionKey, token))) lost();
+        if (!(await queue.leave(sessionKey, token, record))) lost();
         return;
       } catch (err) {
         fail('leave', err);
@@ -85,11 +89,11 @@ export function sharedEntry(queue: RedisTurnQueue, sessionKey: string, token: st
     hold() {
       holding = true;
     },
-    leave() {
+    leave(record) {
       if (left) return;
       left = true;
       clearTimeout(timer);
-      void leaveUntilAnswered();
+      void leaveUntilAnswered(record);
     },
   };
 }
