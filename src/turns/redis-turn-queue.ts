@@ -51,6 +51,9 @@ if not head_is(KEYS[1], ARGV[1]) then return {0} end
 if #KEYS == 5 then return {1, read_session(KEYS[3], KEYS[4], KEYS[5])} end
 return {1}`;
 
+/** The queue's own scripts, by name (tests name what Redis saw by them). */
+export const TURN_QUEUE_SCRIPTS = { enter: ENTER, renew: RENEW, poll: POLL } as const;
+
 export type PollResult = 'head' | 'waiting' | 'gone';
 
 export interface RedisTurnQueue {
