@@ -1,0 +1,95 @@
+/**
+ * The start of a chat with REDIS_URL (rate limits, turn, session in one script), through two
+ * instances on one real redis-server: what a visitor would notice.
+ */
+import { randomInt } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
+import { sendJson } from '../helpers/stub-server.ts';
+import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+
+let redis: TestRedis;
+let raw: Redis;
+let a: StubbedService;
+let b: StubbedService;
+beforeAll(async () => {
+  redis = await startTestRedis();
+  raw = new Redis(redis.url);
+  const env = { REDIS_URL: redis.url, RATE_LIMIT_SESSION_PER_MIN: '2', RATE_LIMIT_ORG_PER_MIN: '3', ENGINE_TIMEOUT_MS: '5000' };
+  [a, b] = await Promise.all([startStubbedService(env), startStubbedService(env)]);
+  for (const svc of [a, b]) while ((await svc.app.inject({ method: 'GET', url: '/ready' })).json().checks.redis !== 'ok') await sleep(50);
+}, 20_000);
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  raw?.disconnect();
+  await redis?.stop();
+});
+
+const chat = (svc: StubbedService, payload: Record<string, unknown>) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload });
+/** A new organisation per test: the organisation limit counts per test. */
+const newOrg = () => String(randomInt(1e9, 2e9)) + String(randomInt(1e9, 2e9)).slice(0, 9);
+const slowEngine = (svc: StubbedService, ms: number) =>
+  svc.stubs.engine.handle((req, res) => {
+    const message = (req.body as { message: string }).message;
+    setTimeout(() => sendJson(res, 200, engineReply({ response: `About "${message}": yes.` })), ms);
+  });
+
+describe('the start of a chat with Redis, on two instances', () => {
+  it('counts a session and its organisation across instances, narrowest first: a chat refused by the session limit is not counted by the organisation', async () => {
+    slowEngine(a, 0);
+    slowEngine(b, 0);
+    const orgId = newOrg();
+    const first = chatRequest({ orgId, session_id: newSessionId() });
+    const second = chatRequest({ orgId, session_id: newSessionId() });
+    const statuses = [
+      (await chat(a, first)).statusCode, (await chat(b, first)).statusCode, (await chat(a, first)).statusCode,
+      (await chat(b, second)).statusCode, (await chat(a, second)).statusCode,
+    ];
+    // Session limit 2 refuses the third chat of the first session; the organisation (limit 3) has
+    // counted two, so the other session gets one more, then 429.
+    expect(statuses).toEqual([200, 200, 429, 200, 429]);
+    const refused = await chat(b, chatRequest({ orgId, session_id: newSessionId() })); // a third session: the organisation's limit
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ detail: 'Too Many Requests' });
+    expect(refused.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '0' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a chat refused by a rate limit never enters the session\'s queue: its 429 comes at once while another message holds the turn', async () => {
+    slowEngine(a, 1_000);
+    slowEngine(b, 0);
+    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
+    const queue = `chat-adapter:turn:{${String(session['orgId'])}:${String(session['propertyId'])}:${String(session['session_id'])}}:q`;
+    const holding = chat(a, { ...session, message: 'Is there a gym in the building?' });
+    await sleep(150);
+    const waiting = chat(b, { ...session, message: 'Are pets allowed in the units?' });
+    await sleep(150);
+    const started = performance.now();
+    const refused = await chat(b, { ...session, message: 'And is there parking?' });
+    expect(refused.statusCode).toBe(429);
+    expect(performance.now() - started).toBeLessThan(500); // it did not wait for the turn
+    expect(await raw.zcard(queue)).toBe(2); // the holder and the waiting message only
+    expect([(await holding).statusCode, (await waiting).statusCode]).toEqual([200, 200]);
+    expect(b.stubs.engine.requests.map((r) => (r.body as { message: string }).message)).not.toContain('And is there parking?');
+  });
+
+  it('the session is read when the turn is taken: a message queued on one instance sees the turn another instance answered just before', async () => {
+    slowEngine(a, 600);
+    slowEngine(b, 0);
+    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
+    const first = chat(a, { ...session, message: 'Is there a gym in the building?' });
+    await sleep(150);
+    const second = await chat(b, { ...session, message: 'Are pets allowed in the units?' });
+    expect([(await first).statusCode, second.statusCode]).toEqual([200, 200]);
+    expect(second.json().latency.steps.waitForTurn).toBeGreaterThan(200);
+    const history = (b.stubs.engine.requests.at(-1)?.body as { history: { role: string; content: string }[] }).history;
+    expect(history).toEqual([
+      { role: 'user', content: 'Is there a gym in the building?' },
+      { role: 'assistant', content: expect.stringContaining('About "Is there a gym in the building?"') },
+    ]);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The start and end scripts of a chat against a real redis-server: the end stores the turn once
+ * however often it is repeated (a reply lost to a stall), and only while the entry holds the turn.
+ */
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_KEY_PREFIX, sessionKeys, sessionWriteOf } from '../../src/cache/redis-session-data.ts';
+import type { SessionKey, Turn } from '../../src/cache/session-cache.ts';
+import { connectRedis } from '../../src/shared-state/redis-connection.ts';
+import type { TurnRecord } from '../../src/shared-state/chat-end-script.ts';
+import { createSessionTurns } from '../../src/turns/create-session-turns.ts';
+import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
+import { engineReply } from '../helpers/fixtures.ts';
+import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
+
+let redis: TestRedis;
+let raw: Redis;
+const connections: Redis[] = [];
+const connect = async () => {
+  const client = connectRedis(redis.url);
+  connections.push(client);
+  await once(client, 'ready');
+  return client;
+};
+beforeAll(async () => {
+  redis = await startTestRedis();
+  raw = new Redis(redis.url);
+});
+afterAll(async () => {
+  for (const client of connections) client.disconnect();
+  raw?.disconnect();
+  await redis?.stop();
+});
+
+let n = 0;
+const newSession = (): { name: string; key: SessionKey } => {
+  n += 1;
+  return { name: `org:prop:scripts-${n}`, key: { orgId: 'org', propertyId: 'prop', sessionId: `scripts-${n}` } };
+};
+const turnOf = (question: string): Turn => ({ question, answer: `answer to ${question}`, reply: engineReply(), language: 'en' });
+const recordOf = (key: SessionKey, question: string): TurnRecord => {
+  const names = sessionKeys(SESSION_KEY_PREFIX, key);
+  return { sessionKeys: [names.messages, names.answers, names.language], ttlMs: 60_000, write: sessionWriteOf(turnOf(question), Date.now()) };
+};
+const storedMessages = async (key: SessionKey) =>
+  (await raw.lrange(sessionKeys(SESSION_KEY_PREFIX, key).messages, 0, -1)).map((m) => (JSON.parse(m) as { content: string }).content);
+
+describe('the end of a turn in Redis', () => {
+  it('stores the turn once, however often the end is repeated with the same token', async () => {
+    const queue = createRedisTurnQueue(await connect());
+    const { name, key } = newSession();
+    expect((await queue.begin(name, 'a', 5000, [], 0)).state).toBe('head');
+    expect(await queue.leave(name, 'a', recordOf(key, 'Q1'))).toBe(true);
+    expect(await queue.leave(name, 'a', recordOf(key, 'Q1'))).toBe(false);
+    expect(await storedMessages(key)).toEqual(['Q1', 'answer to Q1']);
+    expect(await raw.llen(sessionKeys(SESSION_KEY_PREFIX, key).answers)).toBe(1);
+  });
+
+  it('stores nothing for a turn whose lease expired and whose place the next message took', async () => {
+    const queue = createRedisTurnQueue(await connect());
+    const { name, key } = newSession();
+    expect(await queue.enter(name, 'dead', 200)).toBe(true);
+    expect(await queue.enter(name, 'next', 5000)).toBe(false);
+    await sleep(300);
+    expect(await queue.poll(name, 'next')).toBe('head');
+    expect(await queue.leave(name, 'dead', recordOf(key, 'late'))).toBe(false);
+    expect(await storedMessages(key)).toEqual([]);
+    await queue.leave(name, 'next');
+  });
+
+  it('a turn ended during a Redis stall: the end times out and is sent again, the turn is stored once and the session is free', async () => {
+    const fallbacks: string[] = [];
+    const turns = createSessionTurns({ redis: await connect(), sessionTtlSeconds: 60, events: { fallback: (op) => fallbacks.push(op), leaseExpired: () => {} } });
+    const { name, key } = newSession();
+    const outcome = await turns.begin(name, performance.now() + 5_000, { session: key });
+    const turn = outcome.refused ? undefined : outcome.turn;
+    if (turn?.session === undefined) throw new Error('the turn should hold the shared queue with its session');
+    expect(turn.session.read).toEqual({ entry: undefined }); // a new session, read by the start script
+    turn.session.remember(turnOf('Q1'));
+    await raw.call('CLIENT', 'PAUSE', '600', 'ALL');
+    turn.release();
+    await sleep(1_500);
+    expect(fallbacks).toContain('leave'); // the end's reply was lost at least once
+    expect(await storedMessages(key)).toEqual(['Q1', 'answer to Q1']);
+    // The next message reads the stored turn with its own start, at once.
+    const next = await turns.begin(name, performance.now() + 1_000, { session: key });
+    const nextTurn = next.refused ? undefined : next.turn;
+    expect(nextTurn?.session?.read?.entry?.messages.map((m) => m.content)).toEqual(['Q1', 'answer to Q1']);
+    nextTurn?.release();
+  });
+});
