@@ -119,6 +119,21 @@ describe('Redis round trips per chat', () => {
     expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
   });
 
+  it('a streamed chat the same: its start before the stream, its end once the turn is complete, and the next chat sees its turn', async () => {
+    const session = chatRequest({ session_id: newSessionId() });
+    const atEngine: string[][] = [];
+    const sent = await sentDuring(async (soFar) => {
+      engineNoting(() => soFar, atEngine);
+      const res = await chat({ ...session, message: 'Is there a gym in the building?' }, { accept: 'text/event-stream' });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/event-stream');
+    });
+    expect(atEngine).toEqual([['begin']]);
+    expect(sent).toEqual(['begin', 'end']);
+    expect((await chat({ ...session, message: 'Are pets allowed in the units?' })).statusCode).toBe(200);
+    expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
+  });
+
   it('a chat with an Idempotency-Key: the claim before the start script, and keeping the answer, on top', async () => {
     const sent = await sentDuring(async () => {
       expect((await chat(chatRequest(), { 'idempotency-key': `key-${newSessionId()}` })).statusCode).toBe(200);
