@@ -2,38 +2,19 @@
  * The start and end scripts of a chat against a real redis-server: the end stores the turn once
  * however often it is repeated (a reply lost to a stall), and only while the entry holds the turn.
  */
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SESSION_KEY_PREFIX, sessionKeys, sessionWriteOf } from '../../src/cache/redis-session-data.ts';
 import type { SessionKey, Turn } from '../../src/cache/session-cache.ts';
-import { connectRedis } from '../../src/shared-state/redis-connection.ts';
 import type { TurnRecord } from '../../src/shared-state/chat-end-script.ts';
 import { createSessionTurns } from '../../src/turns/create-session-turns.ts';
 import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
 import { engineReply } from '../helpers/fixtures.ts';
-import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
+import { useRedisConnections } from '../helpers/redis-connections.ts';
 
-let redis: TestRedis;
-let raw: Redis;
-const connections: Redis[] = [];
-const connect = async () => {
-  const client = connectRedis(redis.url);
-  connections.push(client);
-  await once(client, 'ready');
-  return client;
-};
-beforeAll(async () => {
-  redis = await startTestRedis();
-  raw = new Redis(redis.url);
-});
-afterAll(async () => {
-  for (const client of connections) client.disconnect();
-  raw?.disconnect();
-  await redis?.stop();
-});
+const redis = useRedisConnections();
+const connect = () => redis.connect();
 
 let n = 0;
 const newSession = (): { name: string; key: SessionKey } => {
@@ -46,7 +27,7 @@ const recordOf = (key: SessionKey, question: string): TurnRecord => {
   return { sessionKeys: [names.messages, names.answers, names.language], ttlMs: 60_000, write: sessionWriteOf(turnOf(question), Date.now()) };
 };
 const storedMessages = async (key: SessionKey) =>
-  (await raw.lrange(sessionKeys(SESSION_KEY_PREFIX, key).messages, 0, -1)).map((m) => (JSON.parse(m) as { content: string }).content);
+  (await redis.raw.lrange(sessionKeys(SESSION_KEY_PREFIX, key).messages, 0, -1)).map((m) => (JSON.parse(m) as { content: string }).content);
 
 describe('the end of a turn in Redis', () => {
   it('stores the turn once, however often the end is repeated with the same token', async () => {
@@ -56,7 +37,7 @@ describe('the end of a turn in Redis', () => {
     expect(await queue.leave(name, 'a', recordOf(key, 'Q1'))).toBe(true);
     expect(await queue.leave(name, 'a', recordOf(key, 'Q1'))).toBe(false);
     expect(await storedMessages(key)).toEqual(['Q1', 'answer to Q1']);
-    expect(await raw.llen(sessionKeys(SESSION_KEY_PREFIX, key).answers)).toBe(1);
+    expect(await redis.raw.llen(sessionKeys(SESSION_KEY_PREFIX, key).answers)).toBe(1);
   });
 
   it('stores nothing for a turn whose lease expired and whose place the next message took', async () => {
@@ -80,7 +61,7 @@ describe('the end of a turn in Redis', () => {
     if (turn?.session === undefined) throw new Error('the turn should hold the shared queue with its session');
     expect(turn.session.read).toEqual({ entry: undefined }); // a new session, read by the start script
     turn.session.remember(turnOf('Q1'));
-    await raw.call('CLIENT', 'PAUSE', '600', 'ALL');
+    await redis.raw.call('CLIENT', 'PAUSE', '600', 'ALL');
     turn.release();
     await sleep(1_500);
     expect(fallbacks).toContain('leave'); // the end's reply was lost at least once

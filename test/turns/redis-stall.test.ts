@@ -3,33 +3,14 @@
  * session. Commands sent during the pause time out in the client (200 ms) but still run on Redis
  * once it resumes; the entries they leave must not block the next message of the session.
  */
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '../../src/shared-state/redis-connection.ts';
+import { describe, expect, it } from 'vitest';
 import { createSessionTurns, type SessionTurns } from '../../src/turns/create-session-turns.ts';
-import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
+import { useRedisConnections } from '../helpers/redis-connections.ts';
 
-let redis: TestRedis;
-let raw: Redis;
-const connections: Redis[] = [];
-const connect = async () => {
-  const client = connectRedis(redis.url);
-  connections.push(client);
-  await once(client, 'ready');
-  return client;
-};
-beforeAll(async () => {
-  redis = await startTestRedis();
-  raw = new Redis(redis.url);
-});
-afterAll(async () => {
-  for (const client of connections) client.disconnect();
-  raw?.disconnect();
-  await redis?.stop();
-});
+const redis = useRedisConnections();
+const connect = () => redis.connect();
 
 const SESSIONS = 10;
 
@@ -54,7 +35,7 @@ describe.each([300, 1_500])('a Redis stall of %i ms under chatting sessions on t
       for (let n = i; chatting; n += 1) await oneTurn(instances[n % 2]!, session, 20);
     });
     await sleep(200);
-    await raw.call('CLIENT', 'PAUSE', String(pauseMs), 'ALL');
+    await redis.raw.call('CLIENT', 'PAUSE', String(pauseMs), 'ALL');
     await sleep(pauseMs + 50);
     chatting = false;
     await Promise.all(chats);
@@ -63,6 +44,6 @@ describe.each([300, 1_500])('a Redis stall of %i ms under chatting sessions on t
     const again = await Promise.all(sessions.map((session, i) => oneTurn(instances[(i + 1) % 2]!, session, 0)));
     expect(Math.max(...waits, ...again)).toBeLessThan(1_000);
     await sleep(100); // releases are sent without waiting for them
-    expect(await raw.keys('chat-adapter:turn:*')).toEqual([]);
+    expect(await redis.raw.keys('chat-adapter:turn:*')).toEqual([]);
   }, 30_000);
 });

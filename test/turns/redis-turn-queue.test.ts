@@ -1,36 +1,18 @@
-import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '../../src/shared-state/redis-connection.ts';
+import { describe, expect, it } from 'vitest';
 import { createSessionTurns, type SessionTurn } from '../../src/turns/create-session-turns.ts';
 import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
-import { freePort, startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
+import { freePort } from '../helpers/redis-server.ts';
+import { useRedisConnections } from '../helpers/redis-connections.ts';
 
-let redis: TestRedis;
-let raw: Redis;
-const connections: Redis[] = [];
+const redis = useRedisConnections();
 /** A connection as the service opens it, once ready (it has no offline queue). */
-const connect = async (url = redis.url, ready = true) => {
-  const client = connectRedis(url);
-  connections.push(client);
-  if (ready) await once(client, 'ready');
-  return client;
-};
-beforeAll(async () => {
-  redis = await startTestRedis();
-  raw = new Redis(redis.url);
-});
-afterAll(async () => {
-  for (const client of connections) client.disconnect();
-  raw?.disconnect();
-  await redis?.stop();
-});
+const connect = (url?: string, ready?: boolean) => redis.connect(url, ready);
 
 let n = 0;
 const newSession = () => `org:prop:session-${(n += 1)}`;
-const turnKeys = async () => raw.keys('chat-adapter:turn:*');
+const turnKeys = async () => redis.raw.keys('chat-adapter:turn:*');
 const far = () => performance.now() + 30_000;
 
 describe('the shared turn queue in Redis', () => {
@@ -75,7 +57,7 @@ describe('the shared turn queue in Redis', () => {
     expect(await queue.enter(session, 'b', 5000)).toBe(false);
     expect(await queue.enter(session, 'a', 5000)).toBe(true); // repeated: still the head, not queued again
     expect(await queue.enter(session, 'b', 5000)).toBe(false); // repeated: keeps its place behind a
-    expect(await raw.zcard(`chat-adapter:turn:{${session}}:q`)).toBe(2);
+    expect(await redis.raw.zcard(`chat-adapter:turn:{${session}}:q`)).toBe(2);
     expect(await queue.leave(session, 'someone-else')).toBe(false);
     expect(await queue.poll(session, 'a')).toBe('head');
     expect(await queue.leave(session, 'a')).toBe(true);
