@@ -19,7 +19,7 @@ import { EngineEvents } from './engine-events.ts';
 import type { HttpParty } from './http-json.ts';
 import { partyAddress } from './party-pool.ts';
 import { SseLines } from './sse-lines.ts';
-import { parseBoundedJson } from './json-answer.ts';
+import { AnswerBoundError, parseBoundedJson, readBoundedText } from './json-answer.ts';
 
 export const ENGINE_ANSWER_MAX_BYTES = 256 * 1024;
 const STREAM_ACCEPT = 'text/event-stream, application/json';
@@ -29,7 +29,7 @@ function tooLarge(): DownstreamError {
   return new DownstreamError('engine', `answer over ${ENGINE_ANSWER_MAX_BYTES} bytes`);
 }
 
-/** The body's chunks, decoded, with the byte ceiling checked as they arrive. */
+/** An event stream's chunks, decoded, with the byte ceiling checked as they arrive (a JSON answer: readBoundedText). */
 async function* boundedText(body: Dispatcher.ResponseData['body']): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let bytes = 0;
@@ -44,13 +44,14 @@ async function* boundedText(body: Dispatcher.ResponseData['body']): AsyncGenerat
   yield decoder.decode();
 }
 
-async function readJson(body: Dispatcher.ResponseData['body'], reply: TypeCheck<typeof EngineReplySchema>): Promise<EngineReply> {
-  let text = '';
-  for await (const part of boundedText(body)) text += part;
+async function readJson(res: Dispatcher.ResponseData, reply: TypeCheck<typeof EngineReplySchema>): Promise<EngineReply> {
   let json: unknown;
   try {
-    json = parseBoundedJson(text);
+    json = parseBoundedJson(await readBoundedText(res.body, res.headers['content-length'], ENGINE_ANSWER_MAX_BYTES));
   } catch (err) {
+    if (err instanceof AnswerBoundError) throw new DownstreamError('engine', err.reason, { status: 200 });
+    // A connection reset or a timeout while reading is classified as such, not as bad JSON.
+    if (!(err instanceof SyntaxError)) throw err;
     throw new DownstreamError('engine', 'answered invalid JSON', { cause: err, status: 200 });
   }
   if (!reply.Check(json)) {
@@ -120,7 +121,7 @@ export async function streamEngineQuery(
           span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, (events.firstTextAt - startedAt) / 1000);
         }
       } else {
-        answer = await readJson(res.body, reply);
+        answer = await readJson(res, reply);
       }
       done(undefined);
       return answer;
