@@ -101,9 +101,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.decorateRequest('timings', undefined as unknown as StepTiming[]);
   app.decorateRequest('totalMs', undefined);
 
+  // A keep-alive connection whose request was in flight at shutdown would otherwise stay open
+  // and hold app.close() until the client drops it: answer it with `Connection: close` instead.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   // The hooks of every request are callback-style (no async function, no promise): each async hook
   // is a promise and a trip through the microtask queue before the next hook runs.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.startedAt = performance.now();
     request.timings = [];
     request.span = serverSpanOf(request.raw);
@@ -112,14 +119,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const route = request.routeOptions.url;
     request.routeTemplate = route ?? 'unmatched';
     nameServerSpan(request.span, request.method, route);
-    done();
-  });
-
-  // A keep-alive connection whose request was in flight at shutdown would otherwise stay open
-  // and hold app.close() until the client drops it: answer it with `Connection: close` instead.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
+    // A request that reaches a closing server (pipelined, or on a busy keep-alive connection) is
+    // refused at once in the detail shape, its connection closed: the balancer sends it elsewhere.
+    // (Here rather than in a hook of its own: one hook less for every request.)
+    if (!closing) return done();
+    void reply.code(503).header('retry-after', '1').send({ detail: 'Service shutting down' });
   });
   // docs/api.md#limits, set once here for every answer (routes, plugins, errors, 404s): browsers never
   // guess a content type; chat answers (visitor text, contact details) are never cached on the way.
@@ -129,12 +133,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (request.method === 'POST' && chatRoutes.has(request.routeTemplate)) void reply.header('cache-control', 'no-store');
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
-  });
-  // A request that reaches a closing server (pipelined, or on a busy keep-alive connection) is
-  // refused at once in the detail shape, its connection closed: the balancer sends it elsewhere.
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (!closing) return done();
-    void reply.code(503).header('retry-after', '1').send({ detail: 'Service shutting down' });
   });
 
   /** Ends the server span, feeds the metrics and writes the request's one log line. */

@@ -33,3 +33,19 @@ export function heapBytes(value: unknown): number {
   }
   return total;
 }
+
+const measured = new WeakMap<object, number>();
+
+/**
+ * heapBytes of a value that is never changed after it is measured (a stored message or answer):
+ * measured once, by identity. A session's messages and answers stay in it for up to 8 turns and
+ * are sized again at each write; this keeps that a lookup.
+ */
+export function heapBytesOnce(value: object): number {
+  let bytes = measured.get(value);
+  if (bytes === undefined) {
+    bytes = heapBytes(value);
+    measured.set(value, bytes);
+  }
+  return bytes;
+}

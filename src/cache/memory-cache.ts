@@ -11,10 +11,10 @@
  * sessions nobody reads again go first. A write refreshes the TTL; a read does not.
  */
 import { LRUCache } from 'lru-cache';
-import { heapBytes, stringBytes } from './heap-bytes.ts';
+import { heapBytesOnce, stringBytes } from './heap-bytes.ts';
 import {
   appendTurn, sessionKeyString, silentCacheEvents, toError,
-  type CacheEvents, type CachedAnswer, type SessionCache, type SessionEntry, type SessionKey, type Turn,
+  type CacheEvents, type SessionCache, type SessionEntry, type SessionKey, type Turn,
 } from './session-cache.ts';
 
 /** CACHE_MAX_BYTES default: 64 MiB of the 384 MiB heap of the Kubernetes pod. */
@@ -64,20 +64,11 @@ export function createMemoryCache(opts: MemoryCacheOptions): MemorySessionCache 
   const now = opts.now ?? Date.now;
   const events = opts.events ?? silentCacheEvents;
   const ttlMs = opts.ttlSeconds * 1000;
-  // An answer is sized once (it stays in the session across up to 8 turns), by identity.
-  const answerBytes = new WeakMap<CachedAnswer, number>();
-  const sizeOfAnswer = (answer: CachedAnswer): number => {
-    let bytes = answerBytes.get(answer);
-    if (bytes === undefined) {
-      bytes = heapBytes(answer);
-      answerBytes.set(answer, bytes);
-    }
-    return bytes;
-  };
+  // Messages and answers are sized once each (they stay in the session across up to 8 turns).
   const sizeOf = (id: string, entry: SessionEntry): number => {
     let bytes = ENTRY_OVERHEAD + stringBytes(id);
-    for (const message of entry.messages) bytes += heapBytes(message);
-    for (const answer of entry.answers) bytes += sizeOfAnswer(answer);
+    for (const message of entry.messages) bytes += heapBytesOnce(message);
+    for (const answer of entry.answers) bytes += heapBytesOnce(answer);
     return bytes;
   };
   const lru = new LRUCache<string, StoredEntry>({

@@ -7,7 +7,7 @@
  */
 import type { HistoryItem } from '../../schemas/chat-request.schema.ts';
 import type { EngineReply } from '../../schemas/engine.schema.ts';
-import { heapBytes } from './heap-bytes.ts';
+import { heapBytesOnce } from './heap-bytes.ts';
 
 export const MAX_SESSION_MESSAGES = 8;
 export const MAX_SESSION_ANSWERS = 8;
@@ -81,7 +81,7 @@ export function storedText(text: string): string {
 
 /** Whether an answer is small enough to be kept for reuse (REUSABLE_ANSWER_MAX_BYTES). */
 export function isKeptForReuse(answer: CachedAnswer): boolean {
-  return answer.question.length <= STORED_TEXT_MAX_UNITS && heapBytes(answer) <= REUSABLE_ANSWER_MAX_BYTES;
+  return answer.question.length <= STORED_TEXT_MAX_UNITS && heapBytesOnce(answer) <= REUSABLE_ANSWER_MAX_BYTES;
 }
 
 /** The two messages and the cached answer that one turn adds (message text cut to STORED_TEXT_MAX_UNITS). */

@@ -1,3 +1,4 @@
+import type { Attributes, Span } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
 import type { TSchema, Static } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
@@ -37,15 +38,17 @@ export interface JsonCall<S extends TSchema> {
 
 const OK_200: readonly number[] = [200];
 
-interface Exchange<T> {
+export interface Exchange<T> {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly body: unknown;
   readonly headers: Record<string, string>;
   readonly deadlineAt: number | undefined;
   readonly isOk: (status: number) => boolean;
+  /** Extra attributes of the CLIENT span. */
+  readonly attributes?: Attributes;
   /** Reads the answer of an accepted status; throws DownstreamError when it is out of contract. */
-  readonly read: (res: Dispatcher.ResponseData) => Promise<T>;
+  readonly read: (res: Dispatcher.ResponseData, span: Span) => Promise<T>;
 }
 
 /** The body as sent; a value that cannot be serialized (cyclic, too deep) is the service's own defect. */
@@ -64,11 +67,11 @@ function serialize(party: DownstreamParty, body: unknown): string | null {
  * request the service could not build or send is an OutboundRequestError (a 500, not the party's).
  * With no time left before the chat's deadline, nothing is called.
  */
-async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise<T> {
+export async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise<T> {
   const limit = callLimit(target.party, target.timeoutMs, call.deadlineAt);
   const body = serialize(target.party, call.body);
   const address = partyAddress(target.baseUrl);
-  const spanCall = { party: target.party, method: call.method, baseUrl: target.baseUrl, path: call.path };
+  const spanCall = { party: target.party, method: call.method, baseUrl: target.baseUrl, path: call.path, ...(call.attributes !== undefined && { attributes: call.attributes }) };
   return clientSpan(target.telemetry, spanCall, async (span) => {
     const done = attemptTimer(target.telemetry, target.party);
     const timer = startCallTimer(limit);
@@ -88,7 +91,7 @@ async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise<T> {
         await res.body.dump();
         throw new DownstreamError(target.party, `answered ${status}`, { status });
       }
-      const answer = await call.read(res);
+      const answer = await call.read(res, span);
       done(undefined);
       return answer;
     } catch (err) {
@@ -114,23 +117,26 @@ export async function callJson<S extends TSchema>(target: HttpParty, call: JsonC
     headers,
     deadlineAt: call.deadlineAt,
     isOk: (status) => okStatuses.includes(status),
-    async read(res) {
-      let json: unknown;
-      try {
-        json = parseBoundedJson(await readBoundedText(res.body, res.headers['content-length'], call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES));
-      } catch (err) {
-        // A connection reset or a timeout while reading is classified as such, not as bad JSON.
-        if (err instanceof AnswerBoundError) throw new DownstreamError(target.party, err.reason, { status: res.statusCode });
-        if (!(err instanceof SyntaxError)) throw err;
-        throw new DownstreamError(target.party, 'answered invalid JSON', { cause: err, status: res.statusCode });
-      }
-      if (!call.reply.Check(json)) {
-        const first = call.reply.Errors(json).First();
-        throw new DownstreamError(target.party, `answer out of contract at '${first?.path ?? ''}'`, { status: res.statusCode });
-      }
-      return json;
-    },
+    read: (res) => readCheckedJson(target.party, res, call.reply, call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES),
   });
+}
+
+/** A JSON answer read within `maxBytes` (json-answer.ts) and checked against its schema; DownstreamError when out of contract. */
+export async function readCheckedJson<S extends TSchema>(party: DownstreamParty, res: Dispatcher.ResponseData, reply: TypeCheck<S>, maxBytes: number): Promise<Static<S>> {
+  let json: unknown;
+  try {
+    json = parseBoundedJson(await readBoundedText(res.body, res.headers['content-length'], maxBytes));
+  } catch (err) {
+    // A connection reset or a timeout while reading is classified as such, not as bad JSON.
+    if (err instanceof AnswerBoundError) throw new DownstreamError(party, err.reason, { status: res.statusCode });
+    if (!(err instanceof SyntaxError)) throw err;
+    throw new DownstreamError(party, 'answered invalid JSON', { cause: err, status: res.statusCode });
+  }
+  if (!reply.Check(json)) {
+    const first = reply.Errors(json).First();
+    throw new DownstreamError(party, `answer out of contract at '${first?.path ?? ''}'`, { status: res.statusCode });
+  }
+  return json;
 }
 
 export interface PostOptions {

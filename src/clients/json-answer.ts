@@ -62,9 +62,39 @@ function sanitise(value: unknown, depth: number): void {
   for (const name in record) sanitise(record[name], depth + 1);
 }
 
-/** JSON.parse (a SyntaxError for malformed text), then the depth and member rules above. */
+/**
+ * Whether the text can hold a forbidden member name: one of the names written out, or any `\u`
+ * escape (JSON.parse turns `"\u005f_proto__"` into `__proto__`).
+ */
+function mayNameForbiddenMember(text: string): boolean {
+  if (text.includes('\\u')) return true;
+  for (const name of FORBIDDEN_MEMBERS) if (text.includes(name)) return true;
+  return false;
+}
+
+/**
+ * Whether the text has at most `limit` opening brackets, counted even inside strings: a value
+ * with that few objects and arrays cannot be nested deeper than `limit` levels.
+ */
+function bracketsAtMost(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      count += 1;
+      if (count > limit) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * JSON.parse (a SyntaxError for malformed text), then the depth and member rules above. The walk
+ * over the parsed value is skipped when the text itself shows that neither rule can apply (an
+ * ordinary answer: a few brackets, no such name): a few native string searches instead of a visit
+ * to every member, on every party's answer of every chat.
+ */
 export function parseBoundedJson(text: string): unknown {
   const parsed: unknown = JSON.parse(text);
-  sanitise(parsed, 1);
+  if (mayNameForbiddenMember(text) || !bracketsAtMost(text, MAX_ANSWER_DEPTH)) sanitise(parsed, 1);
   return parsed;
 }
