@@ -5,9 +5,8 @@
  * its rate limits (docs/api.md#rate-limits) when the HTTP layer hands them over: with Redis both
  * happen in one script, together with reading the session when the turn is free.
  */
-import type { SessionEntry, Turn } from '../cache/session-cache.ts';
-import type { SessionKey } from '../cache/session-cache.ts';
 import type { Redis } from 'ioredis';
+import type { SessionEntry, SessionKey, Turn } from '../cache/session-cache.ts';
 import { createLocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type RateWindows, type WindowCount } from './rate-windows.ts';
 import { sharedTurns } from './shared-session-turns.ts';
