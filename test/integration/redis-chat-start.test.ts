@@ -59,6 +59,20 @@ describe('the start of a chat with Redis, on two instances', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
+  it('a replayed Idempotency-Key answer is not counted against the rate limits (its key is checked before the chat is counted)', async () => {
+    slowEngine(a, 0);
+    slowEngine(b, 0);
+    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
+    const keyed = (svc: StubbedService) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: session, headers: { 'idempotency-key': 'order-42' } });
+    expect((await keyed(a)).statusCode).toBe(200);
+    for (const svc of [b, a, b]) {
+      const replay = await keyed(svc);
+      expect([replay.statusCode, replay.headers['idempotent-replayed']]).toEqual([200, 'true']);
+    }
+    // Session limit 2: one more chat, then 429.
+    expect([(await chat(a, session)).statusCode, (await chat(b, session)).statusCode]).toEqual([200, 429]);
+  });
+
   it('a chat refused by a rate limit never enters the session\'s queue: its 429 comes at once while another message holds the turn', async () => {
     slowEngine(a, 1_000);
     slowEngine(b, 0);
