@@ -14,10 +14,11 @@ import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDon
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { RequestValidationError } from '../errors.ts';
 import { continueUnlessAnswered } from './hook-outcome.ts';
-import type { HeldClaim, IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import { toError, type Claim, type HeldClaim, type IdempotencyStore, type PreparedClaim } from '../idempotency/idempotency-store.ts';
 import { requestFingerprint } from '../idempotency/request-fingerprint.ts';
 import { requestIdFor } from '../pipeline/request-id.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
+import type { StartClaim } from '../turns/create-session-turns.ts';
 import { IDEMPOTENCY_HEADER, idempotencyHeaderLines, parseIdempotencyKey } from './idempotency-key-header.ts';
 
 export const IN_FLIGHT_DETAIL = 'A request with this Idempotency-Key is still being processed; retry later';
@@ -35,6 +36,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The Idempotency-Key claim this chat holds (decorated by routes.ts); undefined without a key. */
     idempotencyClaim: Held | undefined;
+    /** With REDIS_URL, the checked key whose claim the start of the turn makes (decorated by routes.ts). */
+    idempotencyKey: string | undefined;
   }
 }
 
@@ -53,6 +56,17 @@ export interface IdempotencyHooks {
    * sees: keeps `body` as the 200 answer to the key, or, with undefined, releases the claim.
    */
   settle(request: FastifyRequest, body: string | undefined): Promise<void>;
+  /**
+   * With REDIS_URL: the claim of the chat's checked key, for the start of its turn to make in the
+   * same script (session-turns.ts); undefined without a key. `claimLocally` answers a replay,
+   * 409 or 422 itself (false) when the script could not run.
+   */
+  startClaim(request: FastifyRequest, reply: FastifyReply): StartClaim | undefined;
+  /**
+   * What the start script found: the key is now the chat's (`record` undefined: true, it goes on),
+   * or the record that holds it (the chat is answered from it: false).
+   */
+  settleStart(request: FastifyRequest, reply: FastifyReply, record: string | undefined): Promise<boolean>;
 }
 
 /** Answers a replay itself when the caller asked for a stream (true); false leaves the JSON replay. */
@@ -68,11 +82,8 @@ function checkedKey(request: FastifyRequest, value: string | string[]): string {
 }
 
 export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetrics, streamReplay?: StreamReplay): IdempotencyHooks {
-  /** Checks and claims the key; answers the request itself (replay, 409, 422: false) or lets it go on (true). */
-  async function claimKey(request: FastifyRequest, reply: FastifyReply, value: string | string[]): Promise<boolean> {
-    const key = checkedKey(request, value);
-    const body = request.body as ChatRequest;
-    const claim = await store.claim(requestIdFor(body.orgId, key), requestFingerprint(body));
+  /** Holds a claimed key (true), or answers the request from what holds the key (replay, 409, 422: false). */
+  function answerClaim(request: FastifyRequest, reply: FastifyReply, key: string, claim: Claim): boolean {
     const outcome = OUTCOMES[claim.outcome];
     metrics.countIdempotent(outcome);
     request.span.setAttribute('chat_adapter.idempotency', outcome);
@@ -98,6 +109,21 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
     }
   }
 
+  const scopeOf = (request: FastifyRequest, key: string) => {
+    const body = request.body as ChatRequest;
+    return { scope: requestIdFor(body.orgId, key), fingerprint: requestFingerprint(body) };
+  };
+
+  /** Checks and claims the key; answers the request itself (replay, 409, 422: false) or lets it go on (true). */
+  async function claimKey(request: FastifyRequest, reply: FastifyReply, value: string | string[]): Promise<boolean> {
+    const key = checkedKey(request, value);
+    const { scope, fingerprint } = scopeOf(request, key);
+    return answerClaim(request, reply, key, await store.claim(scope, fingerprint));
+  }
+
+  // With REDIS_URL the start of the turn makes the claim: prepared per chat, kept until it answers.
+  const prepared = new WeakMap<FastifyRequest, PreparedClaim>();
+
   return {
     keyOf: (request) => request.idempotencyClaim?.key,
 
@@ -114,7 +140,44 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
         done();
         return;
       }
-      continueUnlessAnswered(claimKey(request, reply, value), done);
+      if (store.prepare === undefined) {
+        continueUnlessAnswered(claimKey(request, reply, value), done);
+        return;
+      }
+      // Checked now (a bad key is a 400 before the message waits its turn); claimed by the turn's start.
+      request.idempotencyKey = checkedKey(request, value);
+      done();
+    },
+
+    startClaim(request, reply) {
+      const key = request.idempotencyKey;
+      if (key === undefined || store.prepare === undefined) return undefined;
+      const { scope, fingerprint } = scopeOf(request, key);
+      const claim = store.prepare(scope, fingerprint);
+      prepared.set(request, claim);
+      const local = store.claimLocally;
+      return {
+        key: claim.key,
+        value: claim.value,
+        ms: claim.ms,
+        claimLocally: async (reason) => answerClaim(request, reply, key, await (local === undefined ? store.claim(scope, fingerprint) : local(scope, fingerprint, reason))),
+      };
+    },
+
+    async settleStart(request, reply, record) {
+      const key = request.idempotencyKey;
+      const claim = prepared.get(request);
+      if (key === undefined || claim === undefined) throw new Error('no Idempotency-Key claim was started for this request');
+      if (record === undefined) return answerClaim(request, reply, key, claim.held());
+      let found: Claim;
+      try {
+        found = claim.judge(record);
+      } catch (err) {
+        // A record out of shape: as when Redis fails, the key is claimed in process for this request.
+        const { scope, fingerprint } = scopeOf(request, key);
+        found = await (store.claimLocally?.(scope, fingerprint, toError(err)) ?? store.claim(scope, fingerprint));
+      }
+      return answerClaim(request, reply, key, found);
     },
 
     // The answer is kept before it goes out, so that a retry after this 200 is always a replay.

@@ -72,7 +72,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
   const metrics = telemetry.metrics;
   // After body validation, in this order: the Idempotency-Key check and claim, then the session's turn.
   const idempotency = idempotencyHooks(guards.idempotency, guards.metrics, replayAsStream);
-  const turns = sessionTurnHooks(guards.turns, guards.metrics, telemetry.requestTimeoutMs, tracer);
+  const turns = sessionTurnHooks(guards.turns, guards.metrics, telemetry.requestTimeoutMs, tracer, idempotency);
   const chatHooks = {
     preHandler: [idempotency.preHandler, turns.preHandler],
     onSend: [turns.onSend, idempotency.onSend],
@@ -101,6 +101,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
     // Per-request state of the hooks, as decorations: every request object keeps one shape.
     app.decorateRequest('idempotencyClaim', undefined);
+    app.decorateRequest('idempotencyKey', undefined);
     app.decorateRequest('sessionTurn', undefined);
 
     // Probes and scrapes make no trace: their requests get an id, but no span.

@@ -18,6 +18,7 @@ import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
 import type { Tracer } from '@opentelemetry/api';
 import { sessionKeyOf, sessionNameOf } from '../pipeline/session-key.ts';
 import { continueUnlessAnswered } from './hook-outcome.ts';
+import type { IdempotencyHooks } from './idempotency.ts';
 import { answerRateLimits } from './rate-limits.ts';
 import { recordTimedSpan } from '../telemetry/step-span.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
@@ -49,15 +50,36 @@ export const releaseTurn = (request: FastifyRequest): void => {
   request.sessionTurn = undefined;
 };
 
-export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, requestTimeoutMs: number, tracer: Tracer): SessionTurnHooks {
+/** The part of the idempotency hooks the start of a turn uses (idempotency.ts). */
+export type StartClaims = Pick<IdempotencyHooks, 'startClaim' | 'settleStart'>;
+
+export function sessionTurnHooks(turns: SessionTurns, metrics: RequestMetrics, requestTimeoutMs: number, tracer: Tracer, claims: StartClaims): SessionTurnHooks {
   /** Waits for the turn; past the deadline, answers 503 and says so (false). */
   async function takeTurn(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const started = performance.now();
     const body = request.body as ChatRequest;
     const limits = request.rateLimitWindows;
-    const outcome = await turns.begin(sessionOf(body), request.startedAt + requestTimeoutMs, { session: sessionKeyOf(body), limits });
-    // Over a limit: the 429 is sent (false) and the message never entered the queue.
-    if (outcome.refused) return answerRateLimits(reply, outcome.counts);
+    const deadlineAt = request.startedAt + requestTimeoutMs;
+    const start = { session: sessionKeyOf(body), limits };
+    const claim = claims.startClaim(request, reply);
+    let outcome = await turns.begin(sessionOf(body), deadlineAt, claim === undefined ? start : { ...start, claim });
+    // The key is held by another request: answered from its record (a replay, 409, 422), neither
+    // counted nor queued; a record out of shape is claimed in process and the chat goes on.
+    if (outcome.kind === 'taken') {
+      if (!(await claims.settleStart(request, reply, outcome.record))) return false;
+      outcome = await turns.begin(sessionOf(body), deadlineAt, start);
+    }
+    switch (outcome.kind) {
+      case 'taken':
+      case 'answered': // the in-process claim (Redis could not be asked) answered it
+        return false;
+      // Over a limit: the 429 is sent (false) and the message never entered the queue.
+      case 'refused':
+        return answerRateLimits(reply, outcome.counts);
+      case 'turn':
+        break;
+    }
+    if (outcome.claimed) await claims.settleStart(request, reply, undefined);
     if (limits !== undefined) answerRateLimits(reply, outcome.counts);
     const turn = outcome.turn;
     // Held by the request at once: whatever fails next, onSend or onResponse gives it back.

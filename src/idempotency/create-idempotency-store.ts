@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import {
   silentIdempotencyEvents, toError,
-  type Claim, type IdempotencyStore, type IdempotencyStoreEvents,
+  type Claim, type HeldClaim, type IdempotencyStore, type IdempotencyStoreEvents,
 } from './idempotency-store.ts';
 import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from './memory-idempotency-store.ts';
 import { createRedisIdempotencyStore } from './redis-idempotency-store.ts';
@@ -54,8 +54,21 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
       events.fallback(operation, toError(err));
     }
   };
+  const quiet = (claim: HeldClaim): HeldClaim => ({
+    outcome: 'claimed',
+    complete: (answer) => quietly('complete', () => claim.complete(answer)),
+    release: () => quietly('release', () => claim.release()),
+  });
   return {
     local,
+    claimLocally(scope, fingerprint, reason) {
+      events.fallback('claim', reason);
+      return local.claim(scope, fingerprint);
+    },
+    prepare(scope, fingerprint) {
+      const prepared = shared.prepare(scope, fingerprint);
+      return { ...prepared, held: () => quiet(prepared.held()) };
+    },
     async claim(scope, fingerprint): Promise<Claim> {
       let claim: Claim;
       try {
@@ -64,12 +77,7 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
         events.fallback('claim', toError(err));
         return local.claim(scope, fingerprint);
       }
-      if (claim.outcome !== 'claimed') return claim;
-      return {
-        outcome: 'claimed',
-        complete: (answer) => quietly('complete', () => claim.complete(answer)),
-        release: () => quietly('release', () => claim.release()),
-      };
+      return claim.outcome === 'claimed' ? quiet(claim) : claim;
     },
     close: () => local.close(),
   };

@@ -32,7 +32,26 @@ export type Claim =
 export interface IdempotencyStore {
   /** Claims `scope` for a request with `fingerprint`, or says what holds it. Never throws. */
   claim(scope: string, fingerprint: string): Promise<Claim>;
+  /**
+   * With REDIS_URL: the claim of `scope`, for the start of the chat's turn to make in its own
+   * script (one round trip for both); `claimLocally` when that script could not run.
+   */
+  readonly prepare?: (scope: string, fingerprint: string) => PreparedClaim;
+  /** Claims in process because Redis could not (`reason`), reported as a fallback. */
+  readonly claimLocally?: (scope: string, fingerprint: string, reason: Error) => Promise<Claim>;
   close(): Promise<void>;
+}
+
+/**
+ * A claim to be made by someone else's Redis script (the start of a chat): `SET key value PX ms
+ * NX`, then `held` when it was set, or `judge` with the record that held the key.
+ */
+export interface PreparedClaim {
+  readonly key: string;
+  readonly value: string;
+  readonly ms: number;
+  held(): HeldClaim;
+  judge(record: string): Exclude<Claim, HeldClaim>;
 }
 
 /** What a store reports; wired to the logger and metrics by compose.ts. */

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DELETE_IF_OWNED, REPLACE_IF_OWNED, redisScript } from '../shared-state/redis-script.ts';
-import type { Claim, IdempotencyStore, KeptAnswer } from './idempotency-store.ts';
+import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer, PreparedClaim } from './idempotency-store.ts';
 
 export interface RedisIdempotencyOptions {
   readonly client: Redis;
@@ -36,40 +36,55 @@ function parse(raw: string): Stored {
 }
 
 /** What an existing record means for a request with `fingerprint`. */
-function judge(raw: string, fingerprint: string): Claim {
+function judge(raw: string, fingerprint: string): Exclude<Claim, HeldClaim> {
   const record = parse(raw);
   if (record.f !== fingerprint) return { outcome: 'mismatch' };
   if (typeof record.b === 'string' && typeof record.s === 'number') return { outcome: 'replay', answer: { status: record.s, body: record.b } };
   return { outcome: 'in_flight' };
 }
 
-export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): IdempotencyStore {
+export interface RedisIdempotencyStore extends IdempotencyStore {
+  /** The claim of `scope` for a script that makes it together with other work (chat-begin-script.ts). */
+  prepare(scope: string, fingerprint: string): PreparedClaim;
+}
+
+export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): RedisIdempotencyStore {
   const { client } = options;
   const prefix = options.keyPrefix ?? 'chat-adapter:idempotency:';
   const ttlMs = options.ttlSeconds * 1000;
   const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, REPLACE_IF_OWNED);
   const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, DELETE_IF_OWNED);
 
+  function prepare(scope: string, fingerprint: string): PreparedClaim {
+    const key = prefix + scope;
+    const mine = JSON.stringify({ f: fingerprint, t: randomBytes(12).toString('base64url') });
+    return {
+      key,
+      value: mine,
+      ms: options.claimMs,
+      held: () => ({
+        outcome: 'claimed',
+        async complete(answer: KeptAnswer) {
+          const kept = JSON.stringify({ f: fingerprint, s: answer.status, b: answer.body });
+          await replaceIfOwned([key], [mine, kept, ttlMs]);
+        },
+        async release() {
+          await deleteIfOwned([key], [mine]);
+        },
+      }),
+      judge: (record) => judge(record, fingerprint),
+    };
+  }
+
   return {
+    prepare,
     async claim(scope, fingerprint) {
-      const key = prefix + scope;
-      const mine = JSON.stringify({ f: fingerprint, t: randomBytes(12).toString('base64url') });
+      const claim = prepare(scope, fingerprint);
       // Twice at most: the other record may expire between the SET and the GET.
       for (let attempt = 0; attempt < 2; attempt += 1) {
-        if ((await client.set(key, mine, 'PX', options.claimMs, 'NX')) === 'OK') {
-          return {
-            outcome: 'claimed',
-            async complete(answer: KeptAnswer) {
-              const kept = JSON.stringify({ f: fingerprint, s: answer.status, b: answer.body });
-              await replaceIfOwned([key], [mine, kept, ttlMs]);
-            },
-            async release() {
-              await deleteIfOwned([key], [mine]);
-            },
-          };
-        }
-        const current = await client.get(key);
-        if (current !== null) return judge(current, fingerprint);
+        if ((await client.set(claim.key, claim.value, 'PX', claim.ms, 'NX')) === 'OK') return claim.held();
+        const current = await client.get(claim.key);
+        if (current !== null) return claim.judge(current);
       }
       throw new Error('idempotency claim did not settle');
     },

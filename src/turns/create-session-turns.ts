@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { SessionEntry, SessionKey, Turn } from '../cache/session-cache.ts';
+import type { ScriptClaim } from '../shared-state/chat-begin-script.ts';
 import { createLocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type RateWindows, type WindowCount } from './rate-windows.ts';
 import { sharedTurns } from './shared-session-turns.ts';
@@ -32,12 +33,26 @@ export interface TurnStart {
   readonly session?: SessionKey;
   /** Rate-limit windows to count before the message enters the queue; refused, it never enters. */
   readonly limits?: RateWindows | undefined;
+  /** The chat's Idempotency-Key claim, made first (shared queue only); a key already held ends the start. */
+  readonly claim?: StartClaim | undefined;
+}
+
+export interface StartClaim extends ScriptClaim {
+  /** Redis could not be asked (`reason`): the key is claimed in process instead; false when that answered the chat (a replay, 409, 422). */
+  claimLocally(reason: Error): Promise<boolean>;
 }
 
 export type TurnOutcome =
-  | { readonly refused: true; readonly counts: readonly WindowCount[] }
-  /** `turn` undefined: the deadline passed while the message waited. */
-  | { readonly refused: false; readonly counts: readonly WindowCount[]; readonly turn: SessionTurn | undefined };
+  | { readonly kind: 'refused'; readonly counts: readonly WindowCount[] }
+  /** `start.claim`'s key was already claimed: `record` is what holds it. Not counted, not queued. */
+  | { readonly kind: 'taken'; readonly record: string }
+  /** The in-process claim answered the chat itself. Not counted, not queued. */
+  | { readonly kind: 'answered' }
+  /**
+   * `turn` undefined: the deadline passed while the message waited. `claimed`: the start script
+   * made `start.claim` (an in-process claim was adopted by `claimLocally` itself).
+   */
+  | { readonly kind: 'turn'; readonly counts: readonly WindowCount[]; readonly turn: SessionTurn | undefined; readonly claimed: boolean };
 
 export interface SessionTurns {
   /** The turn, or undefined when `deadlineAt` (performance.now() clock) passed while waiting. */
@@ -77,9 +92,10 @@ export function createSessionTurns(config: SessionTurnsConfig = {}): SessionTurn
     },
     acquire: (sessionKey, deadlineAt) => local.acquire(sessionKey, deadlineAt),
     async begin(sessionKey, deadlineAt, start) {
+      if (start.claim !== undefined && !(await start.claim.claimLocally(new Error('no shared store')))) return { kind: 'answered' };
       const counts = start.limits === undefined ? NONE : await start.limits.countLocally();
-      if (isRefused(counts)) return { refused: true, counts };
-      return { refused: false, counts, turn: await local.acquire(sessionKey, deadlineAt) };
+      if (isRefused(counts)) return { kind: 'refused', counts };
+      return { kind: 'turn', counts, turn: await local.acquire(sessionKey, deadlineAt), claimed: false };
     },
   };
 }

@@ -22,7 +22,7 @@
  * The Lua of all of them: src/shared-state/turn-queue-lua.ts.
  */
 import type { Redis } from 'ioredis';
-import { beginCall, CHAT_BEGIN, parseBeginReply, type BeginReply, type RawSession } from '../shared-state/chat-begin-script.ts';
+import { beginCall, CHAT_BEGIN, parseBeginReply, type BeginReply, type RawSession, type ScriptClaim } from '../shared-state/chat-begin-script.ts';
 import { CHAT_END, endCall, type TurnRecord } from '../shared-state/chat-end-script.ts';
 import { redisScript, redisScriptWithKeys } from '../shared-state/redis-script.ts';
 import { SESSION_LUA, TURN_QUEUE_LUA } from '../shared-state/turn-queue-lua.ts';
@@ -60,10 +60,11 @@ export interface RedisTurnQueue {
   /** Joins the session's queue (or renews an entry already there); true when it holds the turn. Throws on a Redis failure. */
   enter(sessionKey: string, token: string, leaseMs: number): Promise<boolean>;
   /**
-   * Counts `windows` and, when none refuses, enters (chat-begin-script.ts); with `sessionKeys`
-   * (m a l) the session is read too when the entry is the head. Throws on a Redis failure.
+   * Claims `claim` (when given), counts `windows` and, when none refuses, enters
+   * (chat-begin-script.ts); with `sessionKeys` (m a l) the session is read too when the entry is
+   * the head. Throws on a Redis failure.
    */
-  begin(sessionKey: string, token: string, leaseMs: number, windows: readonly RateWindow[], windowMs: number, sessionKeys?: readonly string[]): Promise<BeginReply>;
+  begin(sessionKey: string, token: string, leaseMs: number, windows: readonly RateWindow[], windowMs: number, sessionKeys?: readonly string[], claim?: ScriptClaim): Promise<BeginReply>;
   /** Extends the entry's lease; false when it had already expired. Throws on a Redis failure. */
   renew(sessionKey: string, token: string, leaseMs: number): Promise<boolean>;
   poll(sessionKey: string, token: string): Promise<PollResult>;
@@ -105,8 +106,8 @@ export function createRedisTurnQueue(client: Redis, keyPrefix = 'chat-adapter:tu
     async enter(sessionKey, token, leaseMs) {
       return (await enter(keys(sessionKey), [token, ms(leaseMs)])) === 1;
     },
-    async begin(sessionKey, token, leaseMs, windows, windowMs, sessionKeys) {
-      const call = beginCall(keys(sessionKey), token, ms(leaseMs), windows, windowMs, sessionKeys);
+    async begin(sessionKey, token, leaseMs, windows, windowMs, sessionKeys, claim) {
+      const call = beginCall(keys(sessionKey), token, ms(leaseMs), windows, windowMs, sessionKeys, claim);
       return parseBeginReply(await begin(call.keys, call.args), windows);
     },
     async renew(sessionKey, token, leaseMs) {

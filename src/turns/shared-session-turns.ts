@@ -67,22 +67,27 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
   }
 
   /** Redis could not be used: in-process counts and order; `entry`, when the start may have run on Redis, leaves it. */
-  async function inProcess(sessionKey: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined): Promise<TurnOutcome> {
+  async function inProcess(sessionKey: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined, reason: Error): Promise<TurnOutcome> {
+    if (start.claim !== undefined && !(await start.claim.claimLocally(reason))) {
+      entry?.leave();
+      return { kind: 'answered' };
+    }
     const counts = start.limits === undefined ? NONE : await start.limits.countLocally();
     if (isRefused(counts)) {
       entry?.leave();
-      return { refused: true, counts };
+      return { kind: 'refused', counts };
     }
     const turn = await local.acquire(sessionKey, deadlineAt);
     if (turn === undefined) entry?.leave();
-    return { refused: false, counts, turn: turn === undefined ? undefined : withShared(turn, entry, undefined) };
+    return { kind: 'turn', counts, turn: turn === undefined ? undefined : withShared(turn, entry, undefined), claimed: false };
   }
 
   async function begin(sessionKey: string, deadlineAt: number, start: TurnStart): Promise<TurnOutcome> {
     // Redis down: nothing is sent, nothing can be left behind.
     if (!shared.connected) {
-      events.fallback('enter', new Error('Redis connection is not ready'));
-      return inProcess(sessionKey, deadlineAt, start, undefined);
+      const reason = new Error('Redis connection is not ready');
+      events.fallback('enter', reason);
+      return inProcess(sessionKey, deadlineAt, start, undefined, reason);
     }
     const token = randomBytes(12).toString('base64url');
     const place = placeOf(start.session);
@@ -90,20 +95,23 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
     let begun;
     try {
       // Sent before any await: tickets follow this instance's arrival order.
-      begun = await shared.begin(sessionKey, token, TURN_LEASE_MS, limits?.windows ?? [], limits?.windowMs ?? 0, place?.names);
+      begun = await shared.begin(sessionKey, token, TURN_LEASE_MS, limits?.windows ?? [], limits?.windowMs ?? 0, place?.names, start.claim);
     } catch (err) {
-      events.fallback('enter', toError(err));
+      const reason = toError(err);
+      events.fallback('enter', reason);
       // Its reply may be lost while the script still ran on Redis (a stall): that entry must leave.
-      return inProcess(sessionKey, deadlineAt, start, sharedEntry(shared, sessionKey, token, entryEvents));
+      return inProcess(sessionKey, deadlineAt, start, sharedEntry(shared, sessionKey, token, entryEvents), reason);
     }
-    if (begun.state === 'refused') return { refused: true, counts: begun.counts };
+    if (begun.state === 'taken') return { kind: 'taken', record: begun.record };
+    if (begun.state === 'refused') return { kind: 'refused', counts: begun.counts };
+    const claimed = start.claim !== undefined;
     const entry = sharedEntry(shared, sessionKey, token, entryEvents);
     // An earlier message here that went on without Redis may still write the session: read it again then.
     const waitsHere = local.busy(sessionKey);
     const turn = await local.acquire(sessionKey, deadlineAt);
     if (turn === undefined) {
       entry.leave();
-      return { refused: false, counts: begun.counts, turn: undefined };
+      return { kind: 'turn', counts: begun.counts, turn: undefined, claimed };
     }
     let read = begun.state === 'head' && !waitsHere ? begun.session : undefined;
     if (begun.state === 'waiting') {
@@ -114,12 +122,12 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
       if (head === false) {
         entry.leave();
         turn.release();
-        return { refused: false, counts: begun.counts, turn: undefined };
+        return { kind: 'turn', counts: begun.counts, turn: undefined, claimed };
       }
       read = head?.session;
     }
     entry.hold();
-    return { refused: false, counts: begun.counts, turn: withShared(turn, entry, place, read) };
+    return { kind: 'turn', counts: begun.counts, turn: withShared(turn, entry, place, read), claimed };
   }
 
   return {
@@ -128,7 +136,7 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
     },
     async acquire(sessionKey, deadlineAt) {
       const outcome = await begin(sessionKey, deadlineAt, {});
-      return outcome.refused ? undefined : outcome.turn;
+      return outcome.kind === 'turn' ? outcome.turn : undefined;
     },
     begin,
   };

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestIdFor } from '../../src/pipeline/request-id.ts';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
@@ -59,7 +60,7 @@ describe('the start of a chat with Redis, on two instances', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
-  it('a replayed Idempotency-Key answer is not counted against the rate limits (its key is checked before the chat is counted)', async () => {
+  it('a replayed Idempotency-Key answer is not counted against the rate limits (the start script claims the key before it counts)', async () => {
     slowEngine(a, 0);
     slowEngine(b, 0);
     const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
@@ -71,6 +72,17 @@ describe('the start of a chat with Redis, on two instances', () => {
     }
     // Session limit 2: one more chat, then 429.
     expect([(await chat(a, session)).statusCode, (await chat(b, session)).statusCode]).toEqual([200, 429]);
+  });
+
+  it('a keyed chat refused by a rate limit gives its key back: sent again it is refused again (429, not 409 in flight), and nothing of it stays in Redis', async () => {
+    slowEngine(a, 0);
+    slowEngine(b, 0);
+    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
+    expect([(await chat(a, session)).statusCode, (await chat(b, session)).statusCode]).toEqual([200, 200]);
+    const keyed = (svc: StubbedService) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: session, headers: { 'idempotency-key': 'over-the-limit' } });
+    const refused = [await keyed(a), await keyed(b)];
+    expect(refused.map((r) => r.statusCode)).toEqual([429, 429]);
+    expect(await raw.exists(`chat-adapter:idempotency:${requestIdFor(String(session['orgId']), 'over-the-limit')}`)).toBe(0);
   });
 
   it('a chat refused by a rate limit never enters the session\'s queue: its 429 comes at once while another message holds the turn', async () => {

@@ -134,11 +134,17 @@ describe('Redis round trips per chat', () => {
     expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
   });
 
-  it('a chat with an Idempotency-Key: the claim before the start script, and keeping the answer, on top', async () => {
+  it('a chat with an Idempotency-Key: the claim made by the start script, and keeping the answer on top; a replay costs the start script only', async () => {
+    const keyed = chatRequest();
+    const headers = { 'idempotency-key': `key-${newSessionId()}` };
     const sent = await sentDuring(async () => {
-      expect((await chat(chatRequest(), { 'idempotency-key': `key-${newSessionId()}` })).statusCode).toBe(200);
+      expect((await chat(keyed, headers)).statusCode).toBe(200);
     });
-    expect(sent).toEqual(['set', 'begin', 'end', 'evalsha']);
-    expect(roundTrips(sent)).toBe(4);
+    expect(sent).toEqual(['begin', 'end', 'evalsha']);
+    const replayed = await sentDuring(async () => {
+      expect((await chat(keyed, headers)).headers['idempotent-replayed']).toBe('true');
+    });
+    expect(replayed).toEqual(['begin']);
+    expect(roundTrips([...sent, ...replayed])).toBe(4);
   });
 });

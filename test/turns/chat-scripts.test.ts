@@ -57,7 +57,7 @@ describe('the end of a turn in Redis', () => {
     const turns = createSessionTurns({ redis: await connect(), sessionTtlSeconds: 60, events: { fallback: (op) => fallbacks.push(op), leaseExpired: () => {} } });
     const { name, key } = newSession();
     const outcome = await turns.begin(name, performance.now() + 5_000, { session: key });
-    const turn = outcome.refused ? undefined : outcome.turn;
+    const turn = outcome.kind === 'turn' ? outcome.turn : undefined;
     if (turn?.session === undefined) throw new Error('the turn should hold the shared queue with its session');
     expect(turn.session.read).toEqual({ entry: undefined }); // a new session, read by the start script
     turn.session.remember(turnOf('Q1'));
@@ -68,7 +68,7 @@ describe('the end of a turn in Redis', () => {
     expect(await storedMessages(key)).toEqual(['Q1', 'answer to Q1']);
     // The next message reads the stored turn with its own start, at once.
     const next = await turns.begin(name, performance.now() + 1_000, { session: key });
-    const nextTurn = next.refused ? undefined : next.turn;
+    const nextTurn = next.kind === 'turn' ? next.turn : undefined;
     expect(nextTurn?.session?.read?.entry?.messages.map((m) => m.content)).toEqual(['Q1', 'answer to Q1']);
     nextTurn?.release();
   });
