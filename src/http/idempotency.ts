@@ -9,6 +9,9 @@
  *     (nothing is called, stored or handed off);
  *   - same key, same request, still running: 409 with `Retry-After: 1`;
  *   - same key, different request: 422.
+ * With REDIS_URL the key is checked here but claimed by the start of the chat's turn, in the same
+ * Redis script that counts its rate limits and enters it (session-turns.ts `startClaim`,
+ * `settleStart`): a replay, 409 or 422 then costs one round trip and is neither counted nor queued.
  */
 import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
