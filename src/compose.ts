@@ -289,7 +289,6 @@ export async function composeService(config: Config, logger: PinoLogger, options
       sessionPerMin: config.rateLimitSessionPerMin,
       orgPerMin: config.rateLimitOrgPerMin,
       clientPerMin: config.rateLimitClientPerMin,
-      shared: guarded.redis !== undefined,
     },
     admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
     readinessChecks: [...built.readinessChecks, ...guarded.readinessChecks],

@@ -8,11 +8,11 @@
  * `RateLimit-Remaining`, `RateLimit-Reset` headers; a chat let through gets the same three headers
  * for the limit closest to running out.
  *
- * Without REDIS_URL they are counted here, in preHandler (after caller auth and body validation,
- * before anything is called or stored). With it, this hook only names the chat's windows: the
- * start of the chat's turn counts them in the same Redis script that enters the turn queue
- * (src/http/session-turns.ts), after the Idempotency-Key check, so a replayed or refused key is not
- * counted; while Redis cannot answer they are counted in process there.
+ * This hook only names the chat's windows (after caller auth and body validation); the start of
+ * the chat's turn counts them (src/http/session-turns.ts), after its Idempotency-Key is claimed, so
+ * a replayed answer, a 409 or a 422 is never counted, and a chat refused here gives its key back.
+ * With REDIS_URL they are counted in the same Redis script that enters the turn queue (shared by
+ * every instance); without it, or while Redis cannot answer, in process.
  */
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -25,7 +25,7 @@ const WINDOW_MS = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** With REDIS_URL, the chat's rate-limit windows, counted with the start of its turn; undefined otherwise. */
+    /** The chat's rate-limit windows, counted with the start of its turn; undefined when no limit is set. */
     rateLimitWindows: RateWindows | undefined;
   }
 }
@@ -37,8 +37,6 @@ export interface RateLimitSettings {
   readonly orgPerMin?: number;
   /** RATE_LIMIT_CLIENT_PER_MIN (config default 0); 0 or unset = off. */
   readonly clientPerMin?: number;
-  /** With REDIS_URL: counters shared by every instance, counted with the start of the turn. */
-  readonly shared?: boolean;
 }
 
 export interface RateLimitOptions extends RateLimitSettings {
@@ -100,12 +98,8 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
       return;
     }
     const windows = windowsOf(request);
-    if (options.shared === true) {
-      request.rateLimitWindows = { windows, windowMs: WINDOW_MS, countLocally: async () => count(windows, WINDOW_MS) };
-      done();
-      return;
-    }
-    if (answerRateLimits(reply, count(windows, WINDOW_MS))) done();
+    request.rateLimitWindows = { windows, windowMs: WINDOW_MS, countLocally: async () => count(windows, WINDOW_MS) };
+    done();
   });
 };
 

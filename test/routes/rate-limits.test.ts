@@ -58,6 +58,26 @@ describe('per session', () => {
   });
 });
 
+describe('with an Idempotency-Key', () => {
+  it('a replayed answer is not counted, and a chat refused by a limit gives its key back', async () => {
+    const session = chatRequest({ orgId: newOrg() });
+    const first = await harness.chat(session, { 'idempotency-key': 'order-1' });
+    expect(first.statusCode).toBe(200);
+    // Replays answer from the kept answer: nothing is counted, whatever their number.
+    for (let i = 0; i < 4; i += 1) {
+      const replay = await harness.chat(session, { 'idempotency-key': 'order-1' });
+      expect(replay.statusCode).toBe(200);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+    }
+    // The session's 2nd and 3rd chats are still allowed (limit 3): the replays took nothing.
+    for (const key of ['order-2', 'order-3']) expect((await harness.chat({ ...session, message: key }, { 'idempotency-key': key })).statusCode).toBe(200);
+    const refused = { ...session, message: 'one too many' };
+    await expect429(() => harness.chat(refused, { 'idempotency-key': 'order-4' }), 3);
+    // The refused chat's key was given back: the same request is refused again (429), not 409 "in flight".
+    await expect429(() => harness.chat(refused, { 'idempotency-key': 'order-4' }), 3);
+  });
+});
+
 describe('per organisation', () => {
   it('answers 5 chats of an organisation in a minute across sessions, then 429, while other organisations go on', async () => {
     const orgId = newOrg();
