@@ -32,13 +32,14 @@ function fromIntroductions(text: string): Candidate[] {
 }
 
 // "Jennifer here" / "Priya Patel here" / "Tomás Banderas aquí": up to three capitalised words opening
-// a clause. The greeting is tried first, so that "Hey Nick here" reads "Nick", not "Hey Nick".
-const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)[,!]?\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
+// a clause. The greeting is tried first, so that "Hey Nick here" reads "Nick", not "Hey Nick" (after
+// "Hey," or "Hi!" the name opens a clause anyway).
+const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
 
 function fromNameHere(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(NAME_HERE)) {
-    const start = m.index + m[0].length - (m[1] ?? '').length - 4;
+    const start = m.index + m[0].length - m[1]!.length - 4;
     const name = personAt(text, start, 'capitalised');
     if (name !== null) found.push({ at: start, name: name.name });
   }
@@ -80,10 +81,10 @@ function trimToLetters(text: string): string {
 // A form-like line: the name first, then a phone or an address ("Keisha Brown, 404 718 2296, ...").
 const DETAIL_NEXT = /^\s*(?:[,|;:–—-]\s*)?(?:\+?\(?\d|[\w.+-]+@)/u;
 
-function fromFormLine(text: string): Candidate[] {
-  const start = /^\s*/u.exec(text)?.[0].length ?? 0;
+function fromFormLine(text: string): string | null {
+  const start = text.length - text.trimStart().length;
   const name = personAt(text, start, 'capitalised');
-  return name !== null && name.name.includes(' ') && DETAIL_NEXT.test(text.slice(name.end)) ? [{ at: start, name: name.name }] : [];
+  return name !== null && name.name.includes(' ') && DETAIL_NEXT.test(text.slice(name.end)) ? name.name : null;
 }
 
 function fromSignOffs(text: string): Candidate[] {
@@ -102,9 +103,10 @@ const ENTITY_SCAN_CHARS = 1000;
 
 function fromEntities(text: string): Candidate[] {
   const found: Candidate[] = [];
-  const people = nlp(text.slice(0, ENTITY_SCAN_CHARS)).people().json({ offset: true }) as Array<{ text: string; offset?: { start: number } }>;
+  // With `offset: true`, compromise gives every match its offset.
+  const people = nlp(text.slice(0, ENTITY_SCAN_CHARS)).people().json({ offset: true }) as Array<{ text: string; offset: { start: number } }>;
   for (const person of people) {
-    const at = person.offset?.start ?? text.indexOf(person.text);
+    const at = person.offset.start;
     const cleaned = trimToLetters(person.text);
     const words = cleaned.split(/\s+/);
     if (words.length < 2 || !/^\p{Lu}/u.test(cleaned)) continue;
@@ -123,5 +125,5 @@ const first = (candidates: Candidate[]): string | null =>
 
 /** The writer's own name, capitalised, or null when the message does not give one. */
 export function findName(text: string): string | null {
-  return first(fromIntroductions(text)) ?? first(fromFormLine(text)) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
+  return first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
 }
