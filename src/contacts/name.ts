@@ -60,23 +60,8 @@ function isSignatureEnd(after: string): boolean {
   return after.slice(0, after.length - rest.length).includes('\n') && CONTACT_START.test(rest);
 }
 
-const LETTER = /^\p{L}$/u;
-const FIRST_LETTER = /\p{L}/u;
-
-/** Without leading non-letters and trailing characters other than letters and dots (loops: linear). */
-function trimToLetters(text: string): string {
-  const start = text.search(FIRST_LETTER);
-  if (start === -1) return '';
-  let end = text.length;
-  while (end > start) {
-    const unit = text.charCodeAt(end - 1);
-    const width = unit >= 0xdc00 && unit <= 0xdfff && end - 2 >= start ? 2 : 1;
-    const last = text.slice(end - width, end);
-    if (last === '.' || LETTER.test(last)) break;
-    end -= width;
-  }
-  return text.slice(start, end);
-}
+// The words of an entity, punctuation left out: "(Maria Lopez)," -> "Maria", "Lopez".
+const ENTITY_WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
 
 // A form-like line: the name first, then a phone or an address ("Keisha Brown, 404 718 2296, ...").
 const DETAIL_NEXT = /^\s*(?:[,|;:–—-]\s*)?(?:\+?\(?\d|[\w.+-]+@)/u;
@@ -107,10 +92,10 @@ function fromEntities(text: string): Candidate[] {
   const people = nlp(text.slice(0, ENTITY_SCAN_CHARS)).people().json({ offset: true }) as Array<{ text: string; offset: { start: number } }>;
   for (const person of people) {
     const at = person.offset.start;
-    const cleaned = trimToLetters(person.text);
-    const words = cleaned.split(/\s+/);
-    if (words.length < 2 || !/^\p{Lu}/u.test(cleaned)) continue;
-    if (words.some((w) => NOT_A_NAME.has(fold(w.replace(/\.$/, ''))))) continue;
+    // Every word of the entity counts, not only those read as the name ("Fuga De Gas" names no one).
+    // A capital first letter is not checked here: the name is read below as capitalised words.
+    const words = Array.from(person.text.matchAll(ENTITY_WORD), ([word]) => fold(word));
+    if (words.length < 2 || words.some((word) => NOT_A_NAME.has(word))) continue;
     const before = text.slice(Math.max(0, at - 40), Math.max(0, at)).trimEnd();
     if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) continue;
     const name = personAt(text, at, 'capitalised');
