@@ -51,13 +51,13 @@ function fromNameHere(text: string): Candidate[] {
 // The white space after the name is trimmed first: patterns that start with `\s*` and may fail
 // later retry every split of a long run of spaces (quadratic).
 const SIGNATURE_END = /^[.!]?\s*$/u;
-const CONTACT_START = /^(?:[\w.+-]+@|\+?\(?\d)/u;
 const SEPARATED_CONTACT = /^[,;:–—-]\s*(?:[\w.+-]+@|\+?\(?\d)/u;
+// A contact on a later line: no white space before the first line end may be taken for one after it.
+const NEXT_LINE_CONTACT = /^[^\S\n]*\n\s*(?:[\w.+-]+@|\+?\(?\d)/u;
 
 function isSignatureEnd(after: string): boolean {
   const rest = after.trimStart();
-  if (SIGNATURE_END.test(rest) || SEPARATED_CONTACT.test(rest)) return true;
-  return after.slice(0, after.length - rest.length).includes('\n') && CONTACT_START.test(rest);
+  return SIGNATURE_END.test(rest) || SEPARATED_CONTACT.test(rest) || NEXT_LINE_CONTACT.test(after);
 }
 
 // The words of an entity, punctuation left out: "(Maria Lopez)," -> "Maria", "Lopez".
@@ -67,8 +67,7 @@ const ENTITY_WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
 const DETAIL_NEXT = /^\s*(?:[,|;:–—-]\s*)?(?:\+?\(?\d|[\w.+-]+@)/u;
 
 function fromFormLine(text: string): string | null {
-  const start = text.length - text.trimStart().length;
-  const name = personAt(text, start, 'capitalised');
+  const name = personAt(text, 0, 'capitalised'); // leading white space is skipped by the reading
   return name !== null && name.name.includes(' ') && DETAIL_NEXT.test(text.slice(name.end)) ? name.name : null;
 }
 

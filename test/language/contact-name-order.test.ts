@@ -47,6 +47,7 @@ describe('a signature ends the message or is followed by contact details', () =>
     ['Thanks,\nSarah\n305-482-7719', 'Sarah'],
     ['Thanks,\nSarah\n(305) 482-7719', 'Sarah'],
     ['Thanks,\nSarah\n+1 305 482 7719', 'Sarah'],
+    ['Thanks,\nSarah \n\n  sarah@x.com', 'Sarah'],
     ['Thanks, Sarah, sarah@x.com', 'Sarah'],
     ['Thanks, Sarah,sarah@x.com', 'Sarah'],
     ['Thanks, Sarah,  s.k+a@x.com', 'Sarah'],
@@ -57,7 +58,7 @@ describe('a signature ends the message or is followed by contact details', () =>
     expect(findName(text)).toBe(expected);
   });
 
-  it.each(['Thanks, Sarah\nsee you at 5', 'Thanks, Sarah and I can pay: 5', 'Thanks, Sarah, see you Monday', 'Thanks, Sarah told me to ask, 305-482-7719', 'Regards, Sunset Gardens'])('%j has no signature', (text) => {
+  it.each(['Thanks, Sarah\nsee you at 5', 'Thanks, Sarah and I can pay: 5', 'Thanks, Sarah, see you Monday', 'Thanks, Sarah wants a call\n305-482-7719', 'Thanks, Sarah told me to ask, 305-482-7719', 'Regards, Sunset Gardens'])('%j has no signature', (text) => {
     expect(findName(text)).toBeNull();
   });
 });
