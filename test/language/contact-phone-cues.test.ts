@@ -7,12 +7,12 @@
  * laid out like a US phone: only what the words say decides whether it is kept.
  *
  * Mutants of phone-context.ts left alive on purpose (equivalent: no input can tell them apart):
- * - `i >= 0 && words < LOOK_BACK_WORDS` -> `||`, and `i >= 0` -> `true`: past the first token the
- *   loop reads `undefined ?? ''`, a word that labels nothing, until the word limit ends it.
+ * - `i >= 0` -> `true`: past the first token the loop reads `undefined ?? ''`, a word that labels
+ *   nothing, until the word limit ends it.
  * - `tokens[i] ?? ''` -> any string: `i` stays within the array, the fallback is never used.
  * - `tokens[i - 1] ?? ''` -> any other string: only an owner word ("my") would change the answer.
- * - TOKEN's class in front of the digits (`[\p{L}\p{N}]*`) emptied or negated: it only changes what
- *   is glued in front of a token holding a digit, and the look-back stops at that token.
+ * - TOKEN's class in front of the digits (`[\p{L}\p{N}]*`) negated: it only changes what is glued
+ *   in front of a token holding a digit, and the look-back stops at that token.
  * - TOKEN's class after the digits negated (`[^\p{L}\p{N}]*`, `[\P{L}\p{N}]*`): a token holding a
  *   digit still stops the look-back; they differ only for a label word glued to the end of digits
  *   ("12unit"), which nobody writes.

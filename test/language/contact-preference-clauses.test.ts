@@ -10,8 +10,8 @@
  * - `return 'other'` -> `return ""` in the standings: neither is ever a wanted standing.
  * - `namedKind !== undefined` -> `true`: a list of words never includes undefined.
  * - `/['’]s$/` -> `/['’]s/`: no word of the lists becomes another one when an inner "'s" is dropped.
- * - a full stop as the last character of a stretch (`\.(?=\s)` without `$`): only "wrong.305 ..."
- *   written without a space tells them apart, and libphonenumber reads no number glued to a stop.
+ * - the sentence end after the last detail without `$` (`\.(?=\s)`): a full stop that ends the
+ *   80 characters read has no word after it inside them, so the words read are the same.
  */
 import { describe, expect, it } from 'vitest';
 import { extractContact } from '../../src/contacts/find-contact.ts';
@@ -24,6 +24,7 @@ describe('the words after a detail, up to the next clause', () => {
   it.each([
     ['305 212 9087 is wrong. 305 640 3318', SECOND],
     ['305 212 9087 is wrong - 305 640 3318', SECOND],
+    ['305 212 9087 is wrong.305 640 3318', SECOND],
     ['305 212 9087 is my husband\'s, call 305 640 3318', SECOND],
     ['305 212 9087 is the office, call me at 305 640 3318', SECOND],
     ['305 212 9087 is my old one, call 305 640 3318', SECOND],
