@@ -21,10 +21,10 @@ export function findEmails(text: string): EmailMatch[] {
   const found: EmailMatch[] = [];
   for (const m of text.matchAll(EMAIL_PATTERN)) {
     // A quote or backtick written around the address is not part of it ("'kim@x.com'").
-    const quotes = /^['`]+/.exec(m[1] ?? '')?.[0].length ?? 0;
-    const local = (m[1] ?? '').slice(quotes);
+    const quotes = /^['`]+/.exec(m[1]!)?.[0].length ?? 0;
+    const local = m[1]!.slice(quotes);
     if (local === '') continue;
-    const domain = (m[2] ?? '').toLowerCase();
+    const domain = m[2]!.toLowerCase();
     if (local.length > 64 || local.length + domain.length + 1 > 254) continue;
     found.push({ email: `${local}@${domain}`, start: m.index + quotes, end: m.index + m[0].length });
   }

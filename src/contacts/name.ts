@@ -32,13 +32,14 @@ function fromIntroductions(text: string): Candidate[] {
 }
 
 // "Jennifer here" / "Priya Patel here" / "Tomás Banderas aquí": up to three capitalised words opening
-// a clause. The greeting is tried first, so that "Hey Nick here" reads "Nick", not "Hey Nick".
-const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)[,!]?\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
+// a clause. The greeting is tried first, so that "Hey Nick here" reads "Nick", not "Hey Nick" (after
+// "Hey," or "Hi!" the name opens a clause anyway).
+const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
 
 function fromNameHere(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(NAME_HERE)) {
-    const start = m.index + m[0].length - (m[1] ?? '').length - 4;
+    const start = m.index + m[0].length - m[1]!.length - 4;
     const name = personAt(text, start, 'capitalised');
     if (name !== null) found.push({ at: start, name: name.name });
   }
@@ -50,40 +51,24 @@ function fromNameHere(text: string): Candidate[] {
 // The white space after the name is trimmed first: patterns that start with `\s*` and may fail
 // later retry every split of a long run of spaces (quadratic).
 const SIGNATURE_END = /^[.!]?\s*$/u;
-const CONTACT_START = /^(?:[\w.+-]+@|\+?\(?\d)/u;
 const SEPARATED_CONTACT = /^[,;:–—-]\s*(?:[\w.+-]+@|\+?\(?\d)/u;
+// A contact on a later line: no white space before the first line end may be taken for one after it.
+const NEXT_LINE_CONTACT = /^[^\S\n]*\n\s*(?:[\w.+-]+@|\+?\(?\d)/u;
 
 function isSignatureEnd(after: string): boolean {
   const rest = after.trimStart();
-  if (SIGNATURE_END.test(rest) || SEPARATED_CONTACT.test(rest)) return true;
-  return after.slice(0, after.length - rest.length).includes('\n') && CONTACT_START.test(rest);
+  return SIGNATURE_END.test(rest) || SEPARATED_CONTACT.test(rest) || NEXT_LINE_CONTACT.test(after);
 }
 
-const LETTER = /^\p{L}$/u;
-const FIRST_LETTER = /\p{L}/u;
-
-/** Without leading non-letters and trailing characters other than letters and dots (loops: linear). */
-function trimToLetters(text: string): string {
-  const start = text.search(FIRST_LETTER);
-  if (start === -1) return '';
-  let end = text.length;
-  while (end > start) {
-    const unit = text.charCodeAt(end - 1);
-    const width = unit >= 0xdc00 && unit <= 0xdfff && end - 2 >= start ? 2 : 1;
-    const last = text.slice(end - width, end);
-    if (last === '.' || LETTER.test(last)) break;
-    end -= width;
-  }
-  return text.slice(start, end);
-}
+// The words of an entity, punctuation left out: "(Maria Lopez)," -> "Maria", "Lopez".
+const ENTITY_WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
 
 // A form-like line: the name first, then a phone or an address ("Keisha Brown, 404 718 2296, ...").
 const DETAIL_NEXT = /^\s*(?:[,|;:–—-]\s*)?(?:\+?\(?\d|[\w.+-]+@)/u;
 
-function fromFormLine(text: string): Candidate[] {
-  const start = /^\s*/u.exec(text)?.[0].length ?? 0;
-  const name = personAt(text, start, 'capitalised');
-  return name !== null && name.name.includes(' ') && DETAIL_NEXT.test(text.slice(name.end)) ? [{ at: start, name: name.name }] : [];
+function fromFormLine(text: string): string | null {
+  const name = personAt(text, 0, 'capitalised'); // leading white space is skipped by the reading
+  return name !== null && name.name.includes(' ') && DETAIL_NEXT.test(text.slice(name.end)) ? name.name : null;
 }
 
 function fromSignOffs(text: string): Candidate[] {
@@ -102,13 +87,14 @@ const ENTITY_SCAN_CHARS = 1000;
 
 function fromEntities(text: string): Candidate[] {
   const found: Candidate[] = [];
-  const people = nlp(text.slice(0, ENTITY_SCAN_CHARS)).people().json({ offset: true }) as Array<{ text: string; offset?: { start: number } }>;
+  // With `offset: true`, compromise gives every match its offset.
+  const people = nlp(text.slice(0, ENTITY_SCAN_CHARS)).people().json({ offset: true }) as Array<{ text: string; offset: { start: number } }>;
   for (const person of people) {
-    const at = person.offset?.start ?? text.indexOf(person.text);
-    const cleaned = trimToLetters(person.text);
-    const words = cleaned.split(/\s+/);
-    if (words.length < 2 || !/^\p{Lu}/u.test(cleaned)) continue;
-    if (words.some((w) => NOT_A_NAME.has(fold(w.replace(/\.$/, ''))))) continue;
+    const at = person.offset.start;
+    // Every word of the entity counts, not only those read as the name ("Fuga De Gas" names no one).
+    // A capital first letter is not checked here: the name is read below as capitalised words.
+    const words = Array.from(person.text.matchAll(ENTITY_WORD), ([word]) => fold(word));
+    if (words.length < 2 || words.some((word) => NOT_A_NAME.has(word))) continue;
     const before = text.slice(Math.max(0, at - 40), Math.max(0, at)).trimEnd();
     if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) continue;
     const name = personAt(text, at, 'capitalised');
@@ -123,5 +109,5 @@ const first = (candidates: Candidate[]): string | null =>
 
 /** The writer's own name, capitalised, or null when the message does not give one. */
 export function findName(text: string): string | null {
-  return first(fromIntroductions(text)) ?? first(fromFormLine(text)) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
+  return first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
 }

@@ -7,7 +7,8 @@ import type { CountryCode } from 'libphonenumber-js';
 import { fold } from './fold.ts';
 import { COUNTRY_WORDS, labelOf } from './phone-words.ts';
 
-const OWNER_BEFORE_NUMBER: ReadonlySet<string> = new Set(['my', 'mi', 'our', 'nuestro']);
+/** Owners that make "number" the writer's own ("my number", "mi número"). */
+export const OWNER_BEFORE_NUMBER: ReadonlySet<string> = new Set(['my', 'mi', 'our', 'nuestro']);
 
 /** How far back a cue or label is looked for: a short clause ("my cell number is"). */
 const LOOK_BACK_CHARS = 60;
@@ -27,7 +28,7 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
   // dash. my number ..."): a label in an earlier sentence says nothing about these digits.
   const fullStop = Math.max(window.lastIndexOf('. '), window.lastIndexOf('.\t'));
   const clause = window.slice(Math.max(window.lastIndexOf('!'), window.lastIndexOf('?'), window.lastIndexOf('\n'), fullStop) + 1);
-  const tokens = clause.match(TOKEN) ?? [];
+  const tokens = Array.from(clause.matchAll(TOKEN), (m) => m[0]);
   let sawNumberWord = false;
   let words = 0;
   for (let i = tokens.length - 1; i >= 0 && words < LOOK_BACK_WORDS; i--) {
@@ -80,7 +81,7 @@ export function countryHint(text: string, start: number, end: number): CountryHi
   const code = CALLING_CODE_AFTER.exec(after)?.[1];
   if (code !== undefined) return { callingCode: code };
   const around = `${text.slice(Math.max(0, start - COUNTRY_WINDOW_CHARS), start)} ${after}`;
-  for (const word of around.match(/[\p{L}\p{M}]+/gu) ?? []) {
+  for (const [word] of around.matchAll(/[\p{L}\p{M}]+/gu)) {
     const country = COUNTRY_WORDS.get(fold(word));
     if (country !== undefined) return { country };
   }

@@ -8,8 +8,11 @@ import type { CountryCode } from 'libphonenumber-js';
 
 const list = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s+/));
 
-/** Whole words that announce a phone number. */
-const PHONE_WORDS = list(`
+/**
+ * Whole words that announce a phone number. "llamo", "llama" and "llaman" are left out on purpose:
+ * they also name people ("me llamo Ana", "se llama Luis").
+ */
+export const PHONE_WORDS = list(`
   call calls calling phone phones telephone ph tel tele cell cellphone cel celu mobile mob text texts
   texting txt sms whatsapp whatsap whats wa wsp wpp dial ring reach landline line hotline fax
   telefono telefonos celular celulares movil moviles wasap guasap marcar marcame marqueme
@@ -25,7 +28,7 @@ export const GENERIC_NUMBER_WORDS = list(`number numbers num nro no numero numer
  * Labels of digits that are not a phone: homes and floors, money, ids of bookings, orders and cases,
  * codes, addresses. Checked before the phone cues: "número de reserva", "confirmation number".
  */
-const NOT_PHONE_WORDS = list(`
+export const NOT_PHONE_WORDS = list(`
   unit units apt apto apartment apartments apartamento apartamentos depto departamento dept suite ste
   room rooms cuarto habitacion floor fl piso planta building bldg edificio tower torre lot
   confirmation confirmacion conf booking bookings reserva reservas reservation reservacion order
@@ -39,15 +42,11 @@ const NOT_PHONE_WORDS = list(`
   report reporte request requests incident incidente complaint queja
 `);
 
-/** Spanish verbs of calling that also name people ("me llamo Ana", "se llama Luis"): never a cue. */
-const NAMING_VERBS = list(`llamo llama llaman`);
-
 export type Label = 'phone' | 'not-phone' | 'number';
 
 /** What one (folded) word says about the digits that follow it, or null when it says nothing. */
 export function labelOf(folded: string): Label | null {
   const word = folded.replace(/['’]s$/, '');
-  if (NAMING_VERBS.has(word)) return null;
   if (NOT_PHONE_WORDS.has(word)) return 'not-phone';
   if (PHONE_WORDS.has(word)) return 'phone';
   if (GENERIC_NUMBER_WORDS.has(word)) return 'number';

@@ -45,7 +45,7 @@ function readInNamedCountry(text: string, start: number, end: number, number: Ph
   if (hint === null || number.isValid() && isTypicalLayout(text.slice(start, end), number)) return null;
   const national = number.nationalNumber;
   const other = 'callingCode' in hint ? parseOrNull(`+${hint.callingCode}${national}`) : parseOrNull(national, hint.country);
-  return other !== null && other.isValid() && other.number !== number.number ? other : null;
+  return other !== null && other.isValid() ? other : null;
 }
 
 // Reading a candidate costs up to about 1 ms of CPU (parsing, validation, its surroundings): a

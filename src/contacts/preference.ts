@@ -18,7 +18,7 @@ type Standing = 'preferred' | 'plain' | 'second' | 'other';
 /** How far before the first detail, and after the last, words are read. */
 const WINDOW_CHARS = 80;
 
-const wordsOf = (text: string): string[] => (text.match(/[\p{L}\p{M}'’]+/gu) ?? []).map((w) => fold(w).replace(/['’]s$/, ''));
+const wordsOf = (text: string): string[] => Array.from(text.matchAll(/[\p{L}\p{M}'’]+/gu), ([w]) => fold(w).replace(/['’]s$/, ''));
 
 // The last clause boundary of a stretch: a comma, a full stop before a space, ";", "!", "?", a line end, "(".
 const lastBoundary = (text: string): number => {
@@ -50,37 +50,35 @@ const someoneElses = (words: string[], i: number): boolean =>
 
 function standingAfter(words: string[]): Standing | null {
   if (words.some((w, i) => NOT_FOR_USE_AFTER.has(w) || someoneElses(words, i))) return 'other';
-  if (words.some((w) => PREFERRED_WORDS.has(w) || w === 'better' || w === 'mejor')) return 'preferred';
+  if (words.some((w) => PREFERRED_WORDS.has(w))) return 'preferred';
   return null;
 }
 
 /** The detail the visitor wants used, or null when every one found is someone else's or unusable. */
 export function choosePreferred<T extends Found>(text: string, found: readonly T[]): T | null {
   if (found.length === 0) return null;
+  // The stretch between two details: its last clause is the next one's `before`, the rest the
+  // previous one's `after`.
   const before: string[][] = [];
   const after: string[][] = [];
-  for (let i = 0; i < found.length; i++) {
-    const from = i === 0 ? Math.max(0, found[0]!.start - WINDOW_CHARS) : found[i - 1]!.end;
-    const gap = text.slice(from, found[i]!.start);
-    const cut = lastBoundary(gap);
-    if (i === 0) {
-      before.push(wordsOf(gap.slice(Math.max(0, cut))));
-    } else {
-      after[i - 1] = wordsOf(gap.slice(0, Math.max(0, cut)));
-      before.push(wordsOf(gap.slice(Math.max(0, cut))));
-    }
+  for (const [i, detail] of found.entries()) {
+    const from = i === 0 ? Math.max(0, detail.start - WINDOW_CHARS) : found[i - 1]!.end;
+    const gap = text.slice(from, detail.start);
+    const cut = Math.max(0, lastBoundary(gap));
+    if (i > 0) after.push(wordsOf(gap.slice(0, cut)));
+    before.push(wordsOf(gap.slice(cut)));
   }
   const last = found.at(-1)!;
   const tail = text.slice(last.end, last.end + WINDOW_CHARS);
   const tailClause = tail.slice(0, firstSentenceEnd(tail));
-  after[found.length - 1] = wordsOf(tailClause.slice(0, /[,;]|\s[-–—]\s/u.exec(tailClause)?.index ?? tailClause.length));
-  // "home ..., cell ... - cell is better", "mejor al celular": the kind named last is preferred.
-  const tailWords = wordsOf(tailClause);
-  const namedKind = found.length > 1 ? tailWords.find((w) => LINE_KINDS.has(w)) : undefined;
+  after.push(wordsOf(tailClause.slice(0, /[,;]|\s[-–—]\s/u.exec(tailClause)?.index ?? tailClause.length)));
+  // "home ..., cell ... - cell is better", "mejor al celular": the kind named last is preferred
+  // (with one detail found, preferring it changes nothing).
+  const namedKind = wordsOf(tailClause).find((w) => LINE_KINDS.has(w));
 
   const standings = found.map((_, i): Standing => {
     const own = standingBefore(before[i]!);
-    const later = standingAfter(after[i] ?? []);
+    const later = standingAfter(after[i]!);
     if (own === 'other' || later === 'other') return 'other';
     if (namedKind !== undefined && before[i]!.includes(namedKind)) return 'preferred';
     return own ?? later ?? 'plain';
