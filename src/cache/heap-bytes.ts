@@ -25,13 +25,24 @@ export function heapBytes(value: unknown): number {
       total += OBJECT_HEADER + SLOT * next.length;
       for (const item of next) pending.push(item);
     } else if (typeof next === 'object' && next !== null) {
-      const values = Object.values(next);
-      total += OBJECT_HEADER + SLOT * values.length;
-      for (const item of values) pending.push(item);
+      // for...in, not Object.values: no array per object. The values measured are plain objects
+      // (JSON.parse or literals), whose prototype has no enumerable members.
+      const record = next as Record<string, unknown>;
+      let members = 0;
+      for (const name in record) {
+        members += 1;
+        pending.push(record[name]);
+      }
+      total += OBJECT_HEADER + SLOT * members;
     }
     // booleans, null, undefined: held in their parent's slot.
   }
   return total;
+}
+
+/** heapBytes of a history message `{ role, content }`, without the walk. */
+export function messageBytes(message: { readonly role: string; readonly content: string }): number {
+  return OBJECT_HEADER + 2 * SLOT + stringBytes(message.role) + stringBytes(message.content);
 }
 
 const measured = new WeakMap<object, number>();

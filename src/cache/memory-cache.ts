@@ -11,7 +11,7 @@
  * sessions nobody reads again go first. A write refreshes the TTL; a read does not.
  */
 import { LRUCache } from 'lru-cache';
-import { heapBytesOnce, stringBytes } from './heap-bytes.ts';
+import { heapBytesOnce, messageBytes, stringBytes } from './heap-bytes.ts';
 import {
   appendTurn, sessionKeyString, silentCacheEvents, toError,
   type CacheEvents, type SessionCache, type SessionEntry, type SessionKey, type Turn,
@@ -64,10 +64,10 @@ export function createMemoryCache(opts: MemoryCacheOptions): MemorySessionCache 
   const now = opts.now ?? Date.now;
   const events = opts.events ?? silentCacheEvents;
   const ttlMs = opts.ttlSeconds * 1000;
-  // Messages and answers are sized once each (they stay in the session across up to 8 turns).
+  // An answer is sized once (it stays in the session across up to 8 turns); a message is two strings.
   const sizeOf = (id: string, entry: SessionEntry): number => {
     let bytes = ENTRY_OVERHEAD + stringBytes(id);
-    for (const message of entry.messages) bytes += heapBytesOnce(message);
+    for (const message of entry.messages) bytes += messageBytes(message);
     for (const answer of entry.answers) bytes += heapBytesOnce(answer);
     return bytes;
   };
