@@ -24,16 +24,25 @@ export class AnswerBoundError extends Error {
   }
 }
 
-/** The body as text, or AnswerBoundError once more than `maxBytes` arrive (or are announced). */
-export async function readBoundedText(body: Dispatcher.ResponseData['body'], announced: string | string[] | undefined, maxBytes: number): Promise<string> {
+/**
+ * The body as text, or AnswerBoundError once more than `maxBytes` arrive (or are announced). Not an
+ * async function: an answer with an announced length (the usual case) goes straight to undici's
+ * reader, without one more promise per call.
+ */
+export function readBoundedText(body: Dispatcher.ResponseData['body'], announced: string | string[] | undefined, maxBytes: number): Promise<string> {
   const length = typeof announced === 'string' ? Number(announced) : Number.NaN;
   if (length > maxBytes) {
     body.destroy();
-    throw new AnswerBoundError(`answer over ${maxBytes} bytes`);
+    return Promise.reject(new AnswerBoundError(`answer over ${maxBytes} bytes`));
   }
   // An announced length within the ceiling is all that can arrive (the HTTP parser holds the body
   // to it): undici's own reader is then the cheaper way, about 2 % of a chat's CPU less.
   if (Number.isSafeInteger(length) && length >= 0) return body.text();
+  return readChunks(body, maxBytes);
+}
+
+/** An answer of unannounced length, chunk by chunk, destroyed as soon as it goes over `maxBytes`. */
+async function readChunks(body: Dispatcher.ResponseData['body'], maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
