@@ -8,6 +8,8 @@
  * - `decimal[2] ?? ''` and `decimal[1] ?? '0'`: both groups always match when the pattern does.
  * - `/\p{M}+/gu` -> `/\p{M}/gu`: a global replace removes every mark, one at a time or in runs.
  * - `/^\d/` -> `/\d/` on a token: a token is all letters or starts with a digit.
+ * - `end > 0` -> `true` or `end >= 0` in dropTrailingZeros: at 0, `charCodeAt(-1)` is NaN, never "0",
+ *   so the loop stops there anyway.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
