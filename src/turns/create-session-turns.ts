@@ -55,9 +55,10 @@ export type TurnOutcome =
   | { readonly kind: 'turn'; readonly counts: readonly WindowCount[]; readonly turn: SessionTurn | undefined; readonly claimed: boolean };
 
 export interface SessionTurns {
-  /** The turn, or undefined when `deadlineAt` (performance.now() clock) passed while waiting. */
-  acquire(sessionKey: string, deadlineAt: number): Promise<SessionTurn | undefined>;
-  /** Counts `start.limits`, then, when none refuses, takes the turn as `acquire` does. */
+  /**
+   * Counts `start.limits`, then, when none refuses, takes the turn; `turn` undefined when
+   * `deadlineAt` (performance.now() clock) passed while waiting.
+   */
   begin(sessionKey: string, deadlineAt: number, start: TurnStart): Promise<TurnOutcome>;
   /** Sessions with a message holding or waiting for the turn on this instance. */
   readonly activeSessions: number;
@@ -90,7 +91,6 @@ export function createSessionTurns(config: SessionTurnsConfig = {}): SessionTurn
     get activeSessions() {
       return local.activeSessions;
     },
-    acquire: (sessionKey, deadlineAt) => local.acquire(sessionKey, deadlineAt),
     async begin(sessionKey, deadlineAt, start) {
       if (start.claim !== undefined && !(await start.claim.claimLocally(new Error('no shared store')))) return { kind: 'answered' };
       const counts = start.limits === undefined ? NONE : await start.limits.countLocally();

@@ -28,12 +28,6 @@ import { redisScript, redisScriptWithKeys } from '../shared-state/redis-script.t
 import { SESSION_LUA, TURN_QUEUE_LUA } from '../shared-state/turn-queue-lua.ts';
 import type { RateWindow } from './rate-windows.ts';
 
-// KEYS q e n; ARGV token leaseMs -> 1 when the entry is the head (holds the turn), else 0.
-// Repeated with the same token, it keeps the entry's ticket and only renews its lease.
-const ENTER = `${TURN_QUEUE_LUA}
-if enter_entry(KEYS[1], KEYS[2], KEYS[3], ARGV[1], tonumber(ARGV[2])) then return 1 end
-return 0`;
-
 // KEYS q e n; ARGV token leaseMs -> 1 renewed, 0 the entry is gone (its lease had expired).
 const RENEW = `${TURN_QUEUE_LUA}
 local now = now_ms()
@@ -52,13 +46,11 @@ if #KEYS == 5 then return {1, read_session(KEYS[3], KEYS[4], KEYS[5])} end
 return {1}`;
 
 /** The queue's own scripts, by name (tests name what Redis saw by them). */
-export const TURN_QUEUE_SCRIPTS = { enter: ENTER, renew: RENEW, poll: POLL } as const;
+export const TURN_QUEUE_SCRIPTS = { renew: RENEW, poll: POLL } as const;
 
 export type PollResult = 'head' | 'waiting' | 'gone';
 
 export interface RedisTurnQueue {
-  /** Joins the session's queue (or renews an entry already there); true when it holds the turn. Throws on a Redis failure. */
-  enter(sessionKey: string, token: string, leaseMs: number): Promise<boolean>;
   /**
    * Claims `claim` (when given), counts `windows` and, when none refuses, enters
    * (chat-begin-script.ts); with `sessionKeys` (m a l) the session is read too when the entry is
@@ -67,8 +59,7 @@ export interface RedisTurnQueue {
   begin(sessionKey: string, token: string, leaseMs: number, windows: readonly RateWindow[], windowMs: number, sessionKeys?: readonly string[], claim?: ScriptClaim): Promise<BeginReply>;
   /** Extends the entry's lease; false when it had already expired. Throws on a Redis failure. */
   renew(sessionKey: string, token: string, leaseMs: number): Promise<boolean>;
-  poll(sessionKey: string, token: string): Promise<PollResult>;
-  /** A poll that also reads the session (`sessionKeys` m a l) when the entry is the head. */
+  /** Where the entry stands; with `sessionKeys` (m a l) the session is read too when the entry is the head. */
   pollReading(sessionKey: string, token: string, sessionKeys: readonly string[]): Promise<{ state: PollResult; session?: RawSession }>;
   /**
    * Leaves the queue; false when the entry was not there (expired, or left before). With `record`
@@ -85,7 +76,6 @@ export interface RedisTurnQueue {
 const POLL_STATES = new Map<unknown, PollResult>([[1, 'head'], [0, 'waiting'], [-1, 'gone']]);
 
 export function createRedisTurnQueue(client: Redis, keyPrefix = 'chat-adapter:turn:'): RedisTurnQueue {
-  const enter = redisScript(client, 'turnEnter', 3, ENTER);
   const renew = redisScript(client, 'turnRenew', 3, RENEW);
   const poll = redisScriptWithKeys(client, 'turnPoll', POLL);
   const begin = redisScriptWithKeys(client, 'chatBegin', CHAT_BEGIN);
@@ -103,18 +93,12 @@ export function createRedisTurnQueue(client: Redis, keyPrefix = 'chat-adapter:tu
     return Array.isArray(session) ? { state, session: session as unknown as RawSession } : { state };
   };
   return {
-    async enter(sessionKey, token, leaseMs) {
-      return (await enter(keys(sessionKey), [token, ms(leaseMs)])) === 1;
-    },
     async begin(sessionKey, token, leaseMs, windows, windowMs, sessionKeys, claim) {
       const call = beginCall(keys(sessionKey), token, ms(leaseMs), windows, windowMs, sessionKeys, claim);
       return parseBeginReply(await begin(call.keys, call.args), windows);
     },
     async renew(sessionKey, token, leaseMs) {
       return (await renew(keys(sessionKey), [token, ms(leaseMs)])) === 1;
-    },
-    async poll(sessionKey, token) {
-      return (await pollReading(sessionKey, token, [])).state;
     },
     pollReading,
     async leave(sessionKey, token, record) {

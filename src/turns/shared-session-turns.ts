@@ -134,10 +134,6 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
     get activeSessions() {
       return local.activeSessions;
     },
-    async acquire(sessionKey, deadlineAt) {
-      const outcome = await begin(sessionKey, deadlineAt, {});
-      return outcome.kind === 'turn' ? outcome.turn : undefined;
-    },
     begin,
   };
 }

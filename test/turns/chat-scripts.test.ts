@@ -12,6 +12,7 @@ import { createSessionTurns } from '../../src/turns/create-session-turns.ts';
 import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
 import { engineReply } from '../helpers/fixtures.ts';
 import { useRedisConnections } from '../helpers/redis-connections.ts';
+import { enter, poll } from '../helpers/turn-calls.ts';
 
 const redis = useRedisConnections();
 const connect = () => redis.connect();
@@ -43,10 +44,10 @@ describe('the end of a turn in Redis', () => {
   it('stores nothing for a turn whose lease expired and whose place the next message took', async () => {
     const queue = createRedisTurnQueue(await connect());
     const { name, key } = newSession();
-    expect(await queue.enter(name, 'dead', 200)).toBe(true);
-    expect(await queue.enter(name, 'next', 5000)).toBe(false);
+    expect(await enter(queue, name, 'dead', 200)).toBe(true);
+    expect(await enter(queue, name, 'next', 5000)).toBe(false);
     await sleep(300);
-    expect(await queue.poll(name, 'next')).toBe('head');
+    expect(await poll(queue, name, 'next')).toBe('head');
     expect(await queue.leave(name, 'dead', recordOf(key, 'late'))).toBe(false);
     expect(await storedMessages(key)).toEqual([]);
     await queue.leave(name, 'next');

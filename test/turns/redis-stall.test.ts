@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createSessionTurns, type SessionTurns } from '../../src/turns/create-session-turns.ts';
 import { useRedisConnections } from '../helpers/redis-connections.ts';
+import { acquire } from '../helpers/turn-calls.ts';
 
 const redis = useRedisConnections();
 const connect = () => redis.connect();
@@ -17,7 +18,7 @@ const SESSIONS = 10;
 /** One turn of `session` on `turns`: acquire, "work" for `workMs`, release; the ms it waited for the turn. */
 async function oneTurn(turns: SessionTurns, session: string, workMs: number): Promise<number> {
   const started = performance.now();
-  const turn = await turns.acquire(session, performance.now() + 8_000);
+  const turn = await acquire(turns, session, performance.now() + 8_000);
   const waited = performance.now() - started;
   if (turn === undefined) throw new Error(`no turn for ${session} within 8 s`);
   await sleep(workMs);

@@ -5,6 +5,7 @@ import { createSessionTurns, type SessionTurn } from '../../src/turns/create-ses
 import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
 import { freePort } from '../helpers/redis-server.ts';
 import { useRedisConnections } from '../helpers/redis-connections.ts';
+import { enter, poll, acquire } from '../helpers/turn-calls.ts';
 
 const redis = useRedisConnections();
 /** A connection as the service opens it, once ready (it has no offline queue). */
@@ -19,15 +20,15 @@ describe('the shared turn queue in Redis', () => {
   it('gives the turn to the head only, then to the next in ticket order, and leaves no keys behind', async () => {
     const queue = createRedisTurnQueue(await connect());
     const session = newSession();
-    expect(await queue.enter(session, 'a', 5000)).toBe(true);
-    expect(await queue.enter(session, 'b', 5000)).toBe(false);
-    expect(await queue.enter(session, 'c', 5000)).toBe(false);
-    expect(await queue.poll(session, 'b')).toBe('waiting');
+    expect(await enter(queue, session, 'a', 5000)).toBe(true);
+    expect(await enter(queue, session, 'b', 5000)).toBe(false);
+    expect(await enter(queue, session, 'c', 5000)).toBe(false);
+    expect(await poll(queue, session, 'b')).toBe('waiting');
     expect(await queue.leave(session, 'a')).toBe(true);
-    expect(await queue.poll(session, 'c')).toBe('waiting');
-    expect(await queue.poll(session, 'b')).toBe('head');
+    expect(await poll(queue, session, 'c')).toBe('waiting');
+    expect(await poll(queue, session, 'b')).toBe('head');
     expect(await queue.leave(session, 'b')).toBe(true);
-    expect(await queue.poll(session, 'c')).toBe('head');
+    expect(await poll(queue, session, 'c')).toBe('head');
     expect(await queue.leave(session, 'c')).toBe(true);
     expect(await turnKeys()).toEqual([]);
   });
@@ -35,17 +36,17 @@ describe('the shared turn queue in Redis', () => {
   it('a holder that never leaves (its instance died) blocks the session only until its lease expires', async () => {
     const queue = createRedisTurnQueue(await connect());
     const session = newSession();
-    expect(await queue.enter(session, 'dead', 200)).toBe(true);
-    expect(await queue.enter(session, 'next', 5000)).toBe(false);
+    expect(await enter(queue, session, 'dead', 200)).toBe(true);
+    expect(await enter(queue, session, 'next', 5000)).toBe(false);
     await sleep(300);
-    expect(await queue.poll(session, 'next')).toBe('head');
+    expect(await poll(queue, session, 'next')).toBe('head');
     expect(await queue.leave(session, 'dead')).toBe(false); // its lease had expired
     expect(await queue.leave(session, 'next')).toBe(true);
   });
 
   it('the keys of an abandoned session expire by themselves', async () => {
     const queue = createRedisTurnQueue(await connect());
-    expect(await queue.enter(newSession(), 'lost', 100)).toBe(true);
+    expect(await enter(queue, newSession(), 'lost', 100)).toBe(true);
     expect(await turnKeys()).toHaveLength(3);
     await sleep(1_500); // the longest entry's expiry plus one second
     expect(await turnKeys()).toEqual([]);
@@ -53,16 +54,16 @@ describe('the shared turn queue in Redis', () => {
   it('an enter or leave repeated with the same token (its reply was lost) changes nothing, and leave removes only its own entry', async () => {
     const queue = createRedisTurnQueue(await connect());
     const session = newSession();
-    expect(await queue.enter(session, 'a', 5000)).toBe(true);
-    expect(await queue.enter(session, 'b', 5000)).toBe(false);
-    expect(await queue.enter(session, 'a', 5000)).toBe(true); // repeated: still the head, not queued again
-    expect(await queue.enter(session, 'b', 5000)).toBe(false); // repeated: keeps its place behind a
+    expect(await enter(queue, session, 'a', 5000)).toBe(true);
+    expect(await enter(queue, session, 'b', 5000)).toBe(false);
+    expect(await enter(queue, session, 'a', 5000)).toBe(true); // repeated: still the head, not queued again
+    expect(await enter(queue, session, 'b', 5000)).toBe(false); // repeated: keeps its place behind a
     expect(await redis.raw.zcard(`chat-adapter:turn:{${session}}:q`)).toBe(2);
     expect(await queue.leave(session, 'someone-else')).toBe(false);
-    expect(await queue.poll(session, 'a')).toBe('head');
+    expect(await poll(queue, session, 'a')).toBe('head');
     expect(await queue.leave(session, 'a')).toBe(true);
     expect(await queue.leave(session, 'a')).toBe(false); // repeated leave: harmless
-    expect(await queue.poll(session, 'b')).toBe('head');
+    expect(await poll(queue, session, 'b')).toBe('head');
     expect(await queue.leave(session, 'b')).toBe(true);
     expect(await turnKeys()).toEqual([]);
   });
@@ -70,15 +71,15 @@ describe('the shared turn queue in Redis', () => {
   it('a renewed lease holds the turn past its first expiry; renewing an expired entry says so', async () => {
     const queue = createRedisTurnQueue(await connect());
     const session = newSession();
-    expect(await queue.enter(session, 'holder', 300)).toBe(true);
-    expect(await queue.enter(session, 'waiter', 5000)).toBe(false);
+    expect(await enter(queue, session, 'holder', 300)).toBe(true);
+    expect(await enter(queue, session, 'waiter', 5000)).toBe(false);
     for (let i = 0; i < 4; i += 1) {
       await sleep(150);
       expect(await queue.renew(session, 'holder', 300)).toBe(true);
     }
-    expect(await queue.poll(session, 'waiter')).toBe('waiting');
+    expect(await poll(queue, session, 'waiter')).toBe('waiting');
     await sleep(400);
-    expect(await queue.poll(session, 'waiter')).toBe('head'); // the holder stopped renewing: taken over
+    expect(await poll(queue, session, 'waiter')).toBe('head'); // the holder stopped renewing: taken over
     expect(await queue.renew(session, 'holder', 300)).toBe(false);
     await queue.leave(session, 'waiter');
   });
@@ -90,10 +91,10 @@ describe('session turns across two instances', () => {
     const two = createSessionTurns({ redis: await connect() });
     const session = newSession();
     const order: string[] = [];
-    const first = (await one.acquire(session, far())) as SessionTurn;
-    const second = two.acquire(session, far()).then((t) => (order.push('second'), t));
+    const first = (await acquire(one, session, far())) as SessionTurn;
+    const second = acquire(two, session, far()).then((t) => (order.push('second'), t));
     await sleep(50); // the second has its ticket
-    const third = one.acquire(session, far()).then((t) => (order.push('third'), t));
+    const third = acquire(one, session, far()).then((t) => (order.push('third'), t));
     await sleep(50);
     first.release(); // the third is next in line on this instance, but the second arrived before it
     (await second)?.release();
@@ -108,9 +109,9 @@ describe('session turns across two instances', () => {
     const one = createSessionTurns({ redis: await connect() });
     const two = createSessionTurns({ redis: await connect() });
     const session = newSession();
-    const holder = (await one.acquire(session, far())) as SessionTurn;
+    const holder = (await acquire(one, session, far())) as SessionTurn;
     const started = performance.now();
-    expect(await two.acquire(session, performance.now() + 300)).toBeUndefined();
+    expect(await acquire(two, session, performance.now() + 300)).toBeUndefined();
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     holder.release();
     await sleep(50);
@@ -125,9 +126,9 @@ describe('session turns across two instances', () => {
       events: { fallback: (operation) => fallbacks.push(operation), leaseExpired: () => {} },
     });
     const session = newSession();
-    const first = (await turns.acquire(session, far())) as SessionTurn;
+    const first = (await acquire(turns, session, far())) as SessionTurn;
     let secondIn = false;
-    const second = turns.acquire(session, far()).then((t) => ((secondIn = true), t));
+    const second = acquire(turns, session, far()).then((t) => ((secondIn = true), t));
     await sleep(50);
     expect(secondIn).toBe(false);
     first.release();
