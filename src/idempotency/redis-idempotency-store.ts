@@ -9,8 +9,8 @@
  * script), so a claim that expired and was taken over is never overwritten or deleted.
  * Every operation throws on a Redis failure; fallback-idempotency-store.ts decides what then.
  */
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ownerToken } from '../shared-state/owner-token.ts';
 import { DELETE_IF_OWNED, REPLACE_IF_OWNED, redisScript } from '../shared-state/redis-script.ts';
 import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer, PreparedClaim } from './idempotency-store.ts';
 
@@ -57,7 +57,7 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
 
   function prepare(scope: string, fingerprint: string): PreparedClaim {
     const key = prefix + scope;
-    const mine = JSON.stringify({ f: fingerprint, t: randomBytes(12).toString('base64url') });
+    const mine = JSON.stringify({ f: fingerprint, t: ownerToken() });
     return {
       key,
       value: mine,

@@ -11,7 +11,6 @@
  * in process and its session through the session cache (docs/api.md#when-a-party-fails): a
  * warning and a metric, never a failed chat.
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
@@ -19,6 +18,7 @@ import { SESSION_KEY_PREFIX, sessionEntryOf, sessionKeys, sessionWriteOf } from 
 import type { SessionKey } from '../cache/session-cache.ts';
 import type { RawSession } from '../shared-state/chat-begin-script.ts';
 import type { TurnRecord } from '../shared-state/chat-end-script.ts';
+import { ownerToken } from '../shared-state/owner-token.ts';
 import type { SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './create-session-turns.ts';
 import type { LocalTurn, LocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type WindowCount } from './rate-windows.ts';
@@ -68,7 +68,7 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
 
   /** Redis could not be used: in-process counts and order; `entry`, when the start may have run on Redis, leaves it. */
   async function inProcess(sessionKey: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined, reason: Error): Promise<TurnOutcome> {
-    if (start.claim !== undefined && !(await start.claim.claimLocally(reason))) {
+    if (start.claim !== undefined && !(await start.claim.claimLocally(reason, entry !== undefined))) {
       entry?.leave();
       return { kind: 'answered' };
     }
@@ -89,7 +89,7 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
       events.fallback('enter', reason);
       return inProcess(sessionKey, deadlineAt, start, undefined, reason);
     }
-    const token = randomBytes(12).toString('base64url');
+    const token = ownerToken();
     const place = placeOf(start.session);
     const limits = start.limits;
     let begun;
