@@ -163,7 +163,8 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
         key: claim.key,
         value: claim.value,
         ms: claim.ms,
-        claimLocally: async (reason) => answerClaim(request, reply, key, await (local === undefined ? store.claim(scope, fingerprint) : local(scope, fingerprint, reason))),
+        claimLocally: async (reason, sent) =>
+          answerClaim(request, reply, key, await (local === undefined ? store.claim(scope, fingerprint) : local(scope, fingerprint, reason, sent ? claim : undefined))),
       };
     },
 

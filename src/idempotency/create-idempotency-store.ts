@@ -61,9 +61,29 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
   });
   return {
     local,
-    claimLocally(scope, fingerprint, reason) {
+    async claimLocally(scope, fingerprint, reason, sent) {
       events.fallback('claim', reason);
-      return local.claim(scope, fingerprint);
+      const claim = await local.claim(scope, fingerprint);
+      if (sent === undefined) return claim;
+      // Without this, a script that ran late would hold the key "in flight" on Redis until the claim
+      // expires (REQUEST_TIMEOUT_MS and more): every retry elsewhere a 409. Not waited for: the
+      // answer goes out at once whatever Redis does; each command acts only on this claim's own value.
+      const shared = quiet(sent.held());
+      if (claim.outcome !== 'claimed') {
+        void shared.release();
+        return claim;
+      }
+      return {
+        outcome: 'claimed',
+        complete: (answer) => {
+          void shared.complete(answer);
+          return claim.complete(answer);
+        },
+        release: () => {
+          void shared.release();
+          return claim.release();
+        },
+      };
     },
     prepare(scope, fingerprint) {
       const prepared = shared.prepare(scope, fingerprint);

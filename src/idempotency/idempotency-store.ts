@@ -37,8 +37,12 @@ export interface IdempotencyStore {
    * script (one round trip for both); `claimLocally` when that script could not run.
    */
   readonly prepare?: (scope: string, fingerprint: string) => PreparedClaim;
-  /** Claims in process because Redis could not (`reason`), reported as a fallback. */
-  readonly claimLocally?: (scope: string, fingerprint: string, reason: Error) => Promise<Claim>;
+  /**
+   * Claims in process because Redis could not (`reason`), reported as a fallback. `sent`: the
+   * claim that was sent to Redis and whose reply was lost (a stall, a command timeout); it may
+   * still be made there when Redis resumes, so it is settled as the in-process claim is.
+   */
+  readonly claimLocally?: (scope: string, fingerprint: string, reason: Error, sent?: PreparedClaim) => Promise<Claim>;
   close(): Promise<void>;
 }
 

@@ -38,8 +38,12 @@ export interface TurnStart {
 }
 
 export interface StartClaim extends ScriptClaim {
-  /** Redis could not be asked (`reason`): the key is claimed in process instead; false when that answered the chat (a replay, 409, 422). */
-  claimLocally(reason: Error): Promise<boolean>;
+  /**
+   * Redis could not be asked (`reason`): the key is claimed in process instead; false when that
+   * answered the chat (a replay, 409, 422). `sent`: the start script was sent and its reply lost,
+   * so it may still claim the key on Redis.
+   */
+  claimLocally(reason: Error, sent: boolean): Promise<boolean>;
 }
 
 export type TurnOutcome =
@@ -92,7 +96,7 @@ export function createSessionTurns(config: SessionTurnsConfig = {}): SessionTurn
       return local.activeSessions;
     },
     async begin(sessionKey, deadlineAt, start) {
-      if (start.claim !== undefined && !(await start.claim.claimLocally(new Error('no shared store')))) return { kind: 'answered' };
+      if (start.claim !== undefined && !(await start.claim.claimLocally(new Error('no shared store'), false))) return { kind: 'answered' };
       const counts = start.limits === undefined ? NONE : await start.limits.countLocally();
       if (isRefused(counts)) return { kind: 'refused', counts };
       return { kind: 'turn', counts, turn: await local.acquire(sessionKey, deadlineAt), claimed: false };

@@ -118,4 +118,24 @@ describe('the start of a chat with Redis, on two instances', () => {
       { role: 'assistant', content: expect.stringContaining('About "Is there a gym in the building?"') },
     ]);
   });
+
+  it('a keyed chat answered in process during a Redis stall is replayed after it, on either instance: the key its late start script claimed on Redis is settled too, not left "in flight" until the claim expires', async () => {
+    slowEngine(a, 0);
+    slowEngine(b, 0);
+    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
+    const keyed = (svc: StubbedService) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: session, headers: { 'idempotency-key': 'stall-7' } });
+    const pausedAt = performance.now();
+    await raw.call('CLIENT', 'PAUSE', '1500', 'ALL');
+    // The start script times out in the client (200 ms) and runs on Redis when the pause ends: the
+    // chat goes on in process and is answered while Redis is still paused.
+    const first = await keyed(a);
+    expect(first.statusCode).toBe(200);
+    expect(performance.now() - pausedAt).toBeLessThan(1_500);
+    await sleep(1_500 - (performance.now() - pausedAt) + 150);
+    for (const svc of [b, a]) {
+      const retry = await keyed(svc);
+      expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([200, 'true']);
+      expect(retry.body).toBe(first.body);
+    }
+  });
 });
