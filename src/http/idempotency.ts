@@ -41,6 +41,8 @@ declare module 'fastify' {
     idempotencyClaim: Held | undefined;
     /** With REDIS_URL, the checked key whose claim the start of the turn makes (decorated by routes.ts). */
     idempotencyKey: string | undefined;
+    /** With REDIS_URL, that claim as prepared for the start script, kept until the chat answers (decorated by routes.ts). */
+    idempotencyPrepared: PreparedClaim | undefined;
   }
 }
 
@@ -124,9 +126,6 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
     return answerClaim(request, reply, key, await store.claim(scope, fingerprint));
   }
 
-  // With REDIS_URL the start of the turn makes the claim: prepared per chat, kept until it answers.
-  const prepared = new WeakMap<FastifyRequest, PreparedClaim>();
-
   return {
     keyOf: (request) => request.idempotencyClaim?.key,
 
@@ -157,7 +156,7 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
       if (key === undefined || store.prepare === undefined) return undefined;
       const { scope, fingerprint } = scopeOf(request, key);
       const claim = store.prepare(scope, fingerprint);
-      prepared.set(request, claim);
+      request.idempotencyPrepared = claim;
       const local = store.claimLocally;
       return {
         key: claim.key,
@@ -170,7 +169,7 @@ export function idempotencyHooks(store: IdempotencyStore, metrics: RequestMetric
 
     async settleStart(request, reply, record) {
       const key = request.idempotencyKey;
-      const claim = prepared.get(request);
+      const claim = request.idempotencyPrepared;
       if (key === undefined || claim === undefined) throw new Error('no Idempotency-Key claim was started for this request');
       if (record === undefined) return answerClaim(request, reply, key, claim.held());
       let found: Claim;

@@ -102,6 +102,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     // Per-request state of the hooks, as decorations: every request object keeps one shape.
     app.decorateRequest('idempotencyClaim', undefined);
     app.decorateRequest('idempotencyKey', undefined);
+    app.decorateRequest('idempotencyPrepared', undefined);
     app.decorateRequest('sessionTurn', undefined);
 
     // Probes and scrapes make no trace: their requests get an id, but no span.
