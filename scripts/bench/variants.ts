@@ -50,6 +50,7 @@ const CALLER_KEY = 'bench-caller-key-0123456789abcdef';
 export const VARIANTS: readonly Variant[] = [
   { name: 'tracing', description: 'tracing on (every span recorded, no exporter)', env: () => ({}) },
   { name: 'notrace', description: 'DISABLE_TRACING=true', env: () => ({ DISABLE_TRACING: 'true' }) },
+  { name: 'nolog', description: 'LOG_LEVEL=warn: no line per request (tracing on)', env: () => ({ LOG_LEVEL: 'warn' }) },
   {
     name: 'otlp',
     description: 'tracing on, OTLP/HTTP export to a local sink',
