@@ -138,4 +138,21 @@ describe('the start of a chat with Redis, on two instances', () => {
       expect(retry.body).toBe(first.body);
     }
   });
+
+  it('a keyed chat that fails during a Redis stall gives back the key its late start script claimed on Redis: sent again after the stall, it runs (not 409 in flight)', async () => {
+    a.stubs.engine.handle((_req, res) => sendJson(res, 500, { error: 'engine down' }));
+    slowEngine(b, 0);
+    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
+    const keyed = (svc: StubbedService) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: session, headers: { 'idempotency-key': 'stall-8' } });
+    const pausedAt = performance.now();
+    await raw.call('CLIENT', 'PAUSE', '1500', 'ALL');
+    const failed = await keyed(a);
+    expect([failed.statusCode, failed.json()]).toEqual([503, { detail: 'engine unavailable' }]);
+    expect(performance.now() - pausedAt).toBeLessThan(1_500);
+    await sleep(1_500 - (performance.now() - pausedAt) + 150);
+    const engineCalls = b.stubs.engine.requests.length;
+    const retry = await keyed(b);
+    expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    expect(b.stubs.engine.requests.length).toBe(engineCalls + 1);
+  });
 });
