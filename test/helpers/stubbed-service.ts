@@ -98,6 +98,16 @@ export interface StubbedService {
 }
 
 /**
+ * Waits until each service's shared-state Redis connection has answered (`/ready` says `redis: ok`):
+ * a command sent before fails at once (no offline queue), and the chat would go on in process.
+ */
+export async function untilRedisReady(...services: readonly StubbedService[]): Promise<void> {
+  for (const svc of services) {
+    while ((await svc.app.inject({ method: 'GET', url: '/ready' })).json().checks.redis !== 'ok') await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
  * Extra tracing settings, e.g. `spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())]`,
  * and outbox timings (by default retries 20..200 ms apart and a 50 ms poll, so tests stay fast).
  */

@@ -11,7 +11,7 @@ import { requestIdFor } from '../../src/pipeline/request-id.ts';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
-import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { startStubbedService, untilRedisReady, type StubbedService } from '../helpers/stubbed-service.ts';
 
 let redis: TestRedis;
 let raw: Redis;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   raw = new Redis(redis.url);
   const env = { REDIS_URL: redis.url, RATE_LIMIT_SESSION_PER_MIN: '2', RATE_LIMIT_ORG_PER_MIN: '3', ENGINE_TIMEOUT_MS: '5000' };
   [a, b] = await Promise.all([startStubbedService(env), startStubbedService(env)]);
-  for (const svc of [a, b]) while ((await svc.app.inject({ method: 'GET', url: '/ready' })).json().checks.redis !== 'ok') await sleep(50);
+  await untilRedisReady(a, b);
 }, 20_000);
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);

@@ -16,7 +16,7 @@ import { TURN_QUEUE_SCRIPTS } from '../../src/turns/redis-turn-queue.ts';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
-import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { startStubbedService, untilRedisReady, type StubbedService } from '../helpers/stubbed-service.ts';
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 const SCRIPTS = new Map([[sha1(CHAT_BEGIN), 'begin'], [sha1(CHAT_END), 'end'], ...Object.entries(TURN_QUEUE_SCRIPTS).map(([name, lua]) => [sha1(lua), name] as const)]);
@@ -31,7 +31,7 @@ beforeAll(async () => {
   redis = await startTestRedis();
   raw = new Redis(redis.url);
   svc = await startStubbedService({ REDIS_URL: redis.url, RATE_LIMIT_SESSION_PER_MIN: '30', RATE_LIMIT_ORG_PER_MIN: '1000' });
-  while ((await svc.app.inject({ method: 'GET', url: '/ready' })).json().checks.redis !== 'ok') await sleep(50);
+  await untilRedisReady(svc);
   // Redis learns the scripts on first use (one EVAL each): not what a chat costs afterwards.
   expect((await chat(chatRequest())).statusCode).toBe(200);
   expect((await chat(chatRequest(), { 'idempotency-key': 'warm-up' })).statusCode).toBe(200);

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson, type StubHandler } from '../helpers/stub-server.ts';
-import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { startStubbedService, untilRedisReady, type StubbedService } from '../helpers/stubbed-service.ts';
 import { firstSlowest, inArrivalOrder, QUESTIONS, storedConversation } from '../helpers/turn-order.ts';
 
 let redis: TestRedis;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   // b stores through a's GraphQL stub, so that one log shows the conversation as stored; its
   // deadline is short, so that a message of it can run out of time waiting for its turn.
   b = await startStubbedService({ REDIS_URL: redis.url, ENGINE_TIMEOUT_MS: '8000', REQUEST_TIMEOUT_MS: '3000', GRAPHQL_URL: `${a.stubs.graphql.url}/graphql` });
-  await sleep(300); // both connect before the first request (no offline queue)
+  await untilRedisReady(a, b);
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { chatRequest, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
+import { startStubbedService, untilRedisReady, type StubbedService } from '../helpers/stubbed-service.ts';
 
 const LIMIT = 4;
 const KEY_A = 'client-a-key-0123456789abcdef';
@@ -86,7 +86,7 @@ describe('per client, shared through Redis', () => {
   it('counts one client\'s chats on two instances together', async () => {
     const ip = '192.0.2.44';
     // Until both instances' connections are ready, counters would be per instance.
-    for (const svc of [a, b]) while ((await svc.app.inject({ method: 'GET', url: '/ready' })).json().checks.redis !== 'ok') await new Promise((r) => setTimeout(r, 50));
+    await untilRedisReady(a, b);
     const statuses = [];
     for (let i = 0; i < LIMIT; i += 1) statuses.push((await chat(i % 2 === 0 ? a : b, { ip })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200]);
