@@ -1,5 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  INVALID_SPAN_CONTEXT,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  isSpanContextValid,
+  propagation,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import { SamplingDecision, type Sampler } from '@opentelemetry/sdk-trace-node';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
@@ -10,6 +24,8 @@ import {
 } from './attributes.ts';
 import { pathTemplate } from './client-span.ts';
 import { spanNow, spanTime } from './span-clock.ts';
+import { newSpanId, newTraceId } from './timed-span.ts';
+import { spanSinkOf } from './tracing.ts';
 
 export interface IncomingRequest {
   readonly method: string;
@@ -34,7 +50,28 @@ export function startServerSpan(tracer: Tracer, request: IncomingRequest): Span 
   if (request.route !== undefined) attributes[ATTR_HTTP_ROUTE] = request.route;
   // `{method} {route}`; just `{method}` when nothing matched, so raw paths never become span names.
   const name = request.route === undefined ? request.method : `${request.method} ${request.route}`;
+  const sink = spanSinkOf(tracer);
+  if (sink !== undefined && !sink.recording) return idsOnlySpan(sink.sampler, parent, name, attributes);
   return tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, startTime: spanNow() }, parent);
+}
+
+/**
+ * The SERVER span when no processor would receive it: a span that records nothing, with the ids
+ * and the sampling flag the SDK would give it (the caller's trace continued, the sampler's
+ * decision), so that the response's `trace_id` and every `traceparent` sent on are the same as
+ * with an exporter. No step or CLIENT span is made under it.
+ */
+function idsOnlySpan(sampler: Sampler, parent: Context, name: string, attributes: Attributes): Span {
+  const parentIds = trace.getSpanContext(parent);
+  const continued = parentIds !== undefined && isSpanContextValid(parentIds);
+  const traceId = continued ? parentIds.traceId : newTraceId();
+  const { decision } = sampler.shouldSample(parent, traceId, name, SpanKind.SERVER, attributes, []);
+  return trace.wrapSpanContext({
+    traceId,
+    spanId: newSpanId(),
+    traceFlags: decision === SamplingDecision.RECORD_AND_SAMPLED ? TraceFlags.SAMPLED : TraceFlags.NONE,
+    ...(continued && parentIds.traceState !== undefined && { traceState: parentIds.traceState }),
+  });
 }
 
 /** Ends the SERVER span with the status; only a 5xx is a server-side error (4xx are the caller's). */

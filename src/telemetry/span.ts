@@ -43,10 +43,11 @@ function startChild(tracer: Tracer, name: string, options: SpanOptions, parent: 
 export async function recordSpan<T>(tracer: Tracer, describe: () => NamedSpanOptions, fn: (span: Span) => Promise<T>): Promise<T> {
   const parent = context.active();
   const active = trace.getSpan(parent);
+  const sink = spanSinkOf(tracer);
   // Under a parent that is not sampled, when the sampler follows the parent's decision (DISABLE_TRACING,
   // the parentbased_* samplers), a child would record nothing: the work runs under the parent, whose
-  // ids it propagates (flags 00), and no span is made.
-  if (active !== undefined && (active.spanContext().traceFlags & TraceFlags.SAMPLED) === 0 && spanSinkOf(tracer)?.followsParent === true) {
+  // ids it propagates (flags 00), and no span is made. Nor is one when no processor would receive it.
+  if (active !== undefined && sink !== undefined && (!sink.recording || (sink.followsParent && (active.spanContext().traceFlags & TraceFlags.SAMPLED) === 0))) {
     return fn(active);
   }
   const { name, ...options } = describe();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SpanKind, SpanStatusCode, type Attributes, type AttributeValue, type Exception, type HrTime, type Link, type Span, type SpanContext, type SpanStatus, type TimeInput } from '@opentelemetry/api';
 import { hrTimeDuration, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-node';
+import type { ReadableSpan, Sampler, SpanProcessor, TimedEvent } from '@opentelemetry/sdk-trace-node';
 import { spanNow } from './span-clock.ts';
 
 /*
@@ -19,6 +19,12 @@ export interface SpanSink {
   readonly resource: Resource;
   readonly scope: InstrumentationScope;
   readonly processors: readonly SpanProcessor[];
+  /**
+   * Whether any processor receives spans. When none does (no exporter configured), no span is
+   * built: trace ids are still made, continued and propagated, with the flags `sampler` decides.
+   */
+  readonly recording: boolean;
+  readonly sampler: Sampler;
   /** The sampler never records a child of a parent that is not sampled (disabled, or parentbased_*). */
   readonly followsParent: boolean;
 }
@@ -31,7 +37,7 @@ export interface SpanSink {
 const POOL_IDS = 512;
 let pool = '';
 let next = POOL_IDS;
-function newSpanId(): string {
+export function newSpanId(): string {
   if (next === POOL_IDS) {
     pool = randomBytes(POOL_IDS * 8).toString('hex');
     next = 0;
@@ -39,6 +45,11 @@ function newSpanId(): string {
   const id = pool.slice(next * 16, next * 16 + 16);
   next += 1;
   return id === '0000000000000000' ? newSpanId() : id;
+}
+
+/** A trace id: 16 random bytes in hex, from the same pool (never all zero: each half is non-zero). */
+export function newTraceId(): string {
+  return newSpanId() + newSpanId();
 }
 
 const toHrTime = (time: TimeInput | undefined): HrTime => {

@@ -113,14 +113,16 @@ export function createTracing(options: TracingOptions): Tracing {
   });
   // Disabled: nothing is recorded, so nothing is handed to a processor.
   const spanProcessors = options.disabled ? [] : processors;
+  const sampler = options.disabled ? new AlwaysOffSampler() : samplerFor(options.sampler);
   const provider = new NodeTracerProvider({
-    sampler: options.disabled ? new AlwaysOffSampler() : samplerFor(options.sampler),
+    sampler,
     resource,
     spanProcessors,
   });
   const tracer = provider.getTracer(TRACER_NAME);
   const followsParent = options.disabled || (options.sampler?.name ?? 'parentbased_always_on').startsWith('parentbased_') || options.sampler?.name === 'always_off';
-  sinks.set(tracer, { resource, scope: { name: TRACER_NAME }, processors: spanProcessors, followsParent });
+  // With no processor (no exporter configured) a span would be built for nobody: none is (server-span.ts, span.ts).
+  sinks.set(tracer, { resource, scope: { name: TRACER_NAME }, processors: spanProcessors, recording: spanProcessors.length > 0, sampler, followsParent });
   return {
     tracer,
     shutdown: () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { AlwaysOnSampler, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { spanNow } from '../../src/telemetry/span-clock.ts';
 import { TimedSpan, type SpanSink } from '../../src/telemetry/timed-span.ts';
 
@@ -10,7 +10,7 @@ const PARENT = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0
 function collectingSink(): { sink: SpanSink; ended: ReadableSpan[] } {
   const ended: ReadableSpan[] = [];
   const processor = { onEnd: (span: ReadableSpan) => ended.push(span) } as unknown as SpanProcessor;
-  return { sink: { resource: resourceFromAttributes({}), scope: { name: 'test' }, processors: [processor], followsParent: true }, ended };
+  return { sink: { resource: resourceFromAttributes({}), scope: { name: 'test' }, processors: [processor], recording: true, sampler: new AlwaysOnSampler(), followsParent: true }, ended };
 }
 
 describe('TimedSpan', () => {
