@@ -48,7 +48,7 @@ export const HOSTILE_MESSAGES: readonly ChatMessage[] = [
 const CALLER_KEY = 'bench-caller-key-0123456789abcdef';
 
 export const VARIANTS: readonly Variant[] = [
-  { name: 'tracing', description: 'tracing on (every span recorded, no exporter)', env: () => ({}) },
+  { name: 'tracing', description: 'the default: trace ids made and propagated; no exporter, so no span is built', env: () => ({}) },
   { name: 'notrace', description: 'DISABLE_TRACING=true', env: () => ({ DISABLE_TRACING: 'true' }) },
   { name: 'nolog', description: 'LOG_LEVEL=warn: no line per request (tracing on)', env: () => ({ LOG_LEVEL: 'warn' }) },
   {
@@ -66,6 +66,12 @@ export const VARIANTS: readonly Variant[] = [
     description: 'REDIS_URL: session cache (and whatever else uses it) on a real redis-server',
     needsRedis: true,
     env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '' }),
+  },
+  {
+    name: 'redis-otlp',
+    description: 'REDIS_URL and OTLP export of every span to a local sink: several instances as production runs them',
+    needsRedis: true,
+    env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '', OTEL_EXPORTER_OTLP_ENDPOINT: ctx.stubUrl }),
   },
   {
     name: 'stream',
