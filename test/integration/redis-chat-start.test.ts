@@ -39,6 +39,26 @@ const slowEngine = (svc: StubbedService, ms: number) =>
     setTimeout(() => sendJson(res, 200, engineReply({ response: `About "${message}": yes.` })), ms);
   });
 
+/** A new session's chat sent with `key` as its Idempotency-Key, to the instance it is given. */
+function keyedChat(key: string) {
+  const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
+  return (svc: StubbedService) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: session, headers: { 'idempotency-key': key } });
+}
+
+const STALL_MS = 1_500;
+
+/** Pauses every Redis client for STALL_MS; `inStall` says whether it still lasts, `after` waits until 150 ms past its end. */
+async function stallRedis(): Promise<{ inStall: () => boolean; after: () => Promise<void> }> {
+  const pausedAt = performance.now();
+  await raw.call('CLIENT', 'PAUSE', String(STALL_MS), 'ALL');
+  return {
+    inStall: () => performance.now() - pausedAt < STALL_MS,
+    after: async () => {
+      await sleep(STALL_MS - (performance.now() - pausedAt) + 150);
+    },
+  };
+}
+
 describe('the start of a chat with Redis, on two instances', () => {
   it('counts a session and its organisation across instances, narrowest first: a chat refused by the session limit is not counted by the organisation', async () => {
     slowEngine(a, 0);
@@ -122,16 +142,14 @@ describe('the start of a chat with Redis, on two instances', () => {
   it('a keyed chat answered in process during a Redis stall is replayed after it, on either instance: the key its late start script claimed on Redis is settled too, not left "in flight" until the claim expires', async () => {
     slowEngine(a, 0);
     slowEngine(b, 0);
-    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
-    const keyed = (svc: StubbedService) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: session, headers: { 'idempotency-key': 'stall-7' } });
-    const pausedAt = performance.now();
-    await raw.call('CLIENT', 'PAUSE', '1500', 'ALL');
+    const keyed = keyedChat('stall-7');
+    const stall = await stallRedis();
     // The start script times out in the client (200 ms) and runs on Redis when the pause ends: the
     // chat goes on in process and is answered while Redis is still paused.
     const first = await keyed(a);
     expect(first.statusCode).toBe(200);
-    expect(performance.now() - pausedAt).toBeLessThan(1_500);
-    await sleep(1_500 - (performance.now() - pausedAt) + 150);
+    expect(stall.inStall()).toBe(true);
+    await stall.after();
     for (const svc of [b, a]) {
       const retry = await keyed(svc);
       expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([200, 'true']);
@@ -142,14 +160,12 @@ describe('the start of a chat with Redis, on two instances', () => {
   it('a keyed chat that fails during a Redis stall gives back the key its late start script claimed on Redis: sent again after the stall, it runs (not 409 in flight)', async () => {
     a.stubs.engine.handle((_req, res) => sendJson(res, 500, { error: 'engine down' }));
     slowEngine(b, 0);
-    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
-    const keyed = (svc: StubbedService) => svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: session, headers: { 'idempotency-key': 'stall-8' } });
-    const pausedAt = performance.now();
-    await raw.call('CLIENT', 'PAUSE', '1500', 'ALL');
+    const keyed = keyedChat('stall-8');
+    const stall = await stallRedis();
     const failed = await keyed(a);
     expect([failed.statusCode, failed.json()]).toEqual([503, { detail: 'engine unavailable' }]);
-    expect(performance.now() - pausedAt).toBeLessThan(1_500);
-    await sleep(1_500 - (performance.now() - pausedAt) + 150);
+    expect(stall.inStall()).toBe(true);
+    await stall.after();
     const engineCalls = b.stubs.engine.requests.length;
     const retry = await keyed(b);
     expect([retry.statusCode, retry.headers['idempotent-replayed']]).toEqual([200, undefined]);
