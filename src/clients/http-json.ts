@@ -7,7 +7,8 @@ import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
 import { attemptTimer, clientSpan, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 import { callError, failureReason, is2xx } from './call-failure.ts';
-import { callLimit, startCallTimer } from './call-timer.ts';
+import { callLimit, startCallTimer, type CallTimer } from './call-timer.ts';
+import { requestBuffered, type BufferedAnswer } from './buffered-request.ts';
 import { AnswerBoundError, DEFAULT_MAX_ANSWER_BYTES, parseBoundedJson, readBoundedText } from './json-answer.ts';
 import { partyAddress } from './party-pool.ts';
 
@@ -38,7 +39,8 @@ export interface JsonCall<S extends TSchema> {
 
 const OK_200: readonly number[] = [200];
 
-export interface Exchange<T> {
+/** What every call says about itself, whichever way its answer is read. */
+interface CallShape {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly body: unknown;
@@ -47,8 +49,21 @@ export interface Exchange<T> {
   readonly isOk: (status: number) => boolean;
   /** Extra attributes of the CLIENT span. */
   readonly attributes?: Attributes;
+}
+
+/** A call that reads its answer as it arrives (a streamed engine answer). */
+export interface Exchange<T> extends CallShape {
   /** Reads the answer of an accepted status; throws DownstreamError when it is out of contract. */
   readonly read: (res: Dispatcher.ResponseData, span: Span) => Promise<T>;
+}
+
+/** A call whose answer is read whole first (buffered-request.ts), within `maxBytes`. */
+export interface BufferedExchange<T> extends CallShape {
+  readonly maxBytes: number;
+  /** Whether the answer of an accepted status is read at all (a status-only call discards it). */
+  readonly wantsText: boolean;
+  /** Reads the answer of an accepted status; throws DownstreamError when it is out of contract. */
+  readonly read: (answer: BufferedAnswer) => T;
 }
 
 /** The body as sent; a value that cannot be serialized (cyclic, too deep) is the service's own defect. */
@@ -61,13 +76,25 @@ function serialize(party: DownstreamParty, body: unknown): string | null {
   }
 }
 
+/** One attempt's request, as undici takes it; `signal` is the call's timer. */
+interface Attempt {
+  readonly origin: string;
+  readonly path: string;
+  readonly method: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body: string | null;
+  readonly signal: CallTimer['signal'];
+  /** Sets the status the call is classified by (and the span's attribute) as soon as it is known. */
+  readonly onStatus: (status: number) => void;
+}
+
 /**
  * One HTTP call in a CLIENT span, timed for the downstream metrics. A failure of the party
  * (unreachable, timeout, non-success status, bad answer) becomes a DownstreamError naming it; a
  * request the service could not build or send is an OutboundRequestError (a 500, not the party's).
  * With no time left before the chat's deadline, nothing is called.
  */
-export async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise<T> {
+async function timedCall<T>(target: HttpParty, call: CallShape, send: (attempt: Attempt, span: Span) => Promise<T>): Promise<T> {
   const limit = callLimit(target.party, target.timeoutMs, call.deadlineAt);
   const body = serialize(target.party, call.body);
   const address = partyAddress(target.baseUrl);
@@ -77,21 +104,21 @@ export async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise
     const timer = startCallTimer(limit);
     let status: number | undefined;
     try {
-      const res = await target.dispatcher.request({
-        origin: address.origin,
-        path: address.basePath + call.path,
-        method: call.method,
-        headers: withTraceHeaders(call.headers),
-        body,
-        signal: timer.signal,
-      });
-      status = res.statusCode;
-      span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-      if (!call.isOk(status)) {
-        await res.body.dump();
-        throw new DownstreamError(target.party, `answered ${status}`, { status });
-      }
-      const answer = await call.read(res, span);
+      const answer = await send(
+        {
+          origin: address.origin,
+          path: address.basePath + call.path,
+          method: call.method,
+          headers: withTraceHeaders(call.headers),
+          body,
+          signal: timer.signal,
+          onStatus: (answered) => {
+            status = answered;
+            span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, answered);
+          },
+        },
+        span,
+      );
       done(undefined);
       return answer;
     } catch (err) {
@@ -105,36 +132,83 @@ export async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise
   });
 }
 
+/** A call whose answer is read as it arrives, through undici's `request` (the answer a stream). */
+export async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise<T> {
+  return timedCall(target, call, async ({ onStatus, ...attempt }, span) => {
+    const res = await target.dispatcher.request(attempt);
+    onStatus(res.statusCode);
+    if (!call.isOk(res.statusCode)) {
+      await res.body.dump();
+      throw new DownstreamError(target.party, `answered ${res.statusCode}`, { status: res.statusCode });
+    }
+    return call.read(res, span);
+  });
+}
+
+/** A call whose answer is read whole before it is looked at (buffered-request.ts): every JSON call. */
+async function exchangeBuffered<T>(target: HttpParty, call: BufferedExchange<T>): Promise<T> {
+  return timedCall(target, call, async (attempt) => {
+    let status: number | undefined;
+    const answer = await requestBuffered(target.dispatcher, {
+      ...attempt,
+      maxBytes: call.maxBytes,
+      wantsText: (answered) => call.wantsText && call.isOk(answered),
+      onStatus: (answered) => {
+        status = answered;
+        attempt.onStatus(answered);
+      },
+    }).catch((err: unknown) => {
+      throw err instanceof AnswerBoundError ? new DownstreamError(target.party, err.reason, { ...(status !== undefined && { status }) }) : err;
+    });
+    if (!call.isOk(answer.statusCode)) throw new DownstreamError(target.party, `answered ${answer.statusCode}`, { status: answer.statusCode });
+    return call.read(answer);
+  });
+}
+
 /** Calls a JSON endpoint and checks the answer against its schema. */
 export async function callJson<S extends TSchema>(target: HttpParty, call: JsonCall<S>): Promise<Static<S>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   const okStatuses = call.okStatuses ?? OK_200;
-  return exchange(target, {
+  return exchangeBuffered(target, {
     method: call.method,
     path: call.path,
     body: call.body,
     headers,
     deadlineAt: call.deadlineAt,
     isOk: (status) => okStatuses.includes(status),
-    read: (res) => readCheckedJson(target.party, res, call.reply, call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES),
+    maxBytes: call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+    wantsText: true,
+    read: (answer) => checkedJson(target.party, answer.text, answer.statusCode, call.reply),
   });
 }
 
 /** A JSON answer read within `maxBytes` (json-answer.ts) and checked against its schema; DownstreamError when out of contract. */
 export async function readCheckedJson<S extends TSchema>(party: DownstreamParty, res: Dispatcher.ResponseData, reply: TypeCheck<S>, maxBytes: number): Promise<Static<S>> {
-  let json: unknown;
+  let text: string;
   try {
-    json = parseBoundedJson(await readBoundedText(res.body, res.headers['content-length'], maxBytes));
+    text = await readBoundedText(res.body, res.headers['content-length'], maxBytes);
   } catch (err) {
     // A connection reset or a timeout while reading is classified as such, not as bad JSON.
     if (err instanceof AnswerBoundError) throw new DownstreamError(party, err.reason, { status: res.statusCode });
+    throw err;
+  }
+  return checkedJson(party, text, res.statusCode, reply);
+}
+
+/** The answer's text parsed within the depth bound (json-answer.ts) and checked against its schema. */
+function checkedJson<S extends TSchema>(party: DownstreamParty, text: string, status: number, reply: TypeCheck<S>): Static<S> {
+  let json: unknown;
+  try {
+    json = parseBoundedJson(text);
+  } catch (err) {
+    if (err instanceof AnswerBoundError) throw new DownstreamError(party, err.reason, { status });
     if (!(err instanceof SyntaxError)) throw err;
-    throw new DownstreamError(party, 'answered invalid JSON', { cause: err, status: res.statusCode });
+    throw new DownstreamError(party, 'answered invalid JSON', { cause: err, status });
   }
   if (!reply.Check(json)) {
     const first = reply.Errors(json).First();
-    throw new DownstreamError(party, `answer out of contract at '${first?.path ?? ''}'`, { status: res.statusCode });
+    throw new DownstreamError(party, `answer out of contract at '${first?.path ?? ''}'`, { status });
   }
   return json;
 }
@@ -150,16 +224,15 @@ export interface PostOptions {
  * A non-2xx answer is a DownstreamError carrying the `status`, so a caller can tell a 4xx from a 5xx.
  */
 export async function postAccepted(target: HttpParty, path: string, body: unknown, options: PostOptions = {}): Promise<number> {
-  return exchange(target, {
+  return exchangeBuffered(target, {
     method: 'POST',
     path,
     body,
     headers: { ...options.headers, 'content-type': 'application/json' },
     deadlineAt: options.deadlineAt,
     isOk: is2xx,
-    async read(res) {
-      await res.body.dump();
-      return res.statusCode;
-    },
+    maxBytes: DEFAULT_MAX_ANSWER_BYTES,
+    wantsText: false,
+    read: (answer) => answer.statusCode,
   });
 }

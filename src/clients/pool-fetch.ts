@@ -1,6 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { is2xx } from './call-failure.ts';
-import { DEFAULT_MAX_ANSWER_BYTES, parseBoundedJson, readBoundedText } from './json-answer.ts';
+import { requestBuffered } from './buffered-request.ts';
+import type { CallTimer } from './call-timer.ts';
+import { DEFAULT_MAX_ANSWER_BYTES, parseBoundedJson } from './json-answer.ts';
 
 /** The part of a fetch `Response` that graphql-request reads: status, `ok`, a header, the text. */
 class PooledResponse {
@@ -43,9 +45,9 @@ function addHeaders(into: Record<string, string>, init: RequestInit['headers']):
 export type PoolFetch = (input: URL | string, init?: RequestInit, headers?: Record<string, string>) => Promise<PooledResponse>;
 
 /**
- * A function with fetch's signature built on `Dispatcher.request` (undici's plain request API),
- * for graphql-request's `fetch` option. undici's WHATWG `fetch` builds Request/Response objects and
- * web streams for every call, several times the CPU of `request` for the same exchange. Only what
+ * A function with fetch's signature built on undici's `dispatch` (buffered-request.ts), for
+ * graphql-request's `fetch` option. undici's WHATWG `fetch` builds Request/Response objects and
+ * web streams for every call, several times the CPU of the same exchange read whole. Only what
  * graphql-request uses is supported: a string body, headers, a signal, a text answer.
  * `headers` (a fresh object, filled in place) lets a caller send fixed headers without a trip
  * through a WHATWG `Headers` object: a few microseconds per header per call.
@@ -56,15 +58,18 @@ export function poolFetch(dispatcher: Dispatcher): PoolFetch {
   return async (input, init = {}, headers = {}) => {
     const url = typeof input === 'string' ? new URL(input) : input;
     if (last?.href !== url.href) last = { href: url.href, origin: url.origin, path: url.pathname + url.search };
-    const res = await dispatcher.request({
+    // A party's answer is read within a ceiling (docs/api.md#limits), never buffered whole whatever its
+    // size; graphql-request reads the answer of every status (GraphQL errors come with a 4xx too).
+    const answer = await requestBuffered(dispatcher, {
       origin: last.origin,
       path: last.path,
       method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: addHeaders(headers, init.headers),
       body: (init.body as string | null | undefined) ?? null,
-      signal: init.signal ?? null,
+      signal: (init.signal ?? undefined) as CallTimer['signal'] | undefined,
+      maxBytes: DEFAULT_MAX_ANSWER_BYTES,
+      wantsText: () => true,
     });
-    // A party's answer is read within a ceiling (docs/api.md#limits), never buffered whole whatever its size.
-    return new PooledResponse(res.statusCode, res.headers, await readBoundedText(res.body, res.headers['content-length'], DEFAULT_MAX_ANSWER_BYTES));
+    return new PooledResponse(answer.statusCode, answer.headers, answer.text);
   };
 }
