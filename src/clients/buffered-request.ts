@@ -4,7 +4,7 @@
  * is built for the answer, only its chunks are kept. For the answers of a chat (the engine's, the
  * GraphQL API's), measured with `npm run bench:clients`, that is about 8 µs of CPU less per call
  * (docs/performance.md). A call that reads its answer as it arrives (a streamed engine answer)
- * keeps using `request`.
+ * keeps using `request`, and so does a handoff delivery, whose status alone is its answer.
  *
  * It behaves as `request` followed by reading the body: the same errors for the same failures
  * (the call timer's reason for a timeout, before or during the answer; undici's own error for a
@@ -102,6 +102,7 @@ class BufferedAnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    if (this.#settled) return;
     const chunks = this.#chunks;
     const text = chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, this.#bytes).toString('utf8');
     this.#settle();
