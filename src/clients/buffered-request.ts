@@ -23,8 +23,8 @@ export interface BufferedRequest {
   readonly method: Dispatcher.HttpMethod;
   readonly headers: Record<string, string>;
   readonly body: string | null;
-  /** The call's timeout (call-timer.ts). */
-  readonly signal?: CallTimer['signal'] | undefined;
+  /** The call's timeout: the call timer (call-timer.ts), or an AbortSignal. */
+  readonly signal?: CallTimer['signal'] | AbortSignal | undefined;
   /** The largest answer read (docs/api.md#limits): a larger one, announced or arriving, is an AnswerBoundError. */
   readonly maxBytes: number;
   /**
@@ -45,17 +45,31 @@ export interface BufferedAnswer {
   readonly text: string;
 }
 
-interface AbortListener {
+/** The call timer is an emitter (call-timer.ts says why); an AbortSignal is an event target. */
+interface TimerSignal {
   on(event: 'abort', listener: () => void): unknown;
   removeListener(event: 'abort', listener: () => void): unknown;
   readonly reason?: unknown;
+}
+
+/** Calls `listener` once the signal fires (at once when it already has); returns its removal. */
+function onAbort(signal: CallTimer['signal'] | AbortSignal, listener: () => void): () => void {
+  if (signal instanceof EventTarget) {
+    if (signal.aborted) listener();
+    else signal.addEventListener('abort', listener, { once: true });
+    return () => signal.removeEventListener('abort', listener);
+  }
+  const timer = signal as unknown as TimerSignal;
+  timer.on('abort', listener);
+  return () => timer.removeListener('abort', listener);
 }
 
 class BufferedAnswerHandler implements Dispatcher.DispatchHandler {
   readonly #request: BufferedRequest;
   readonly #resolve: (answer: BufferedAnswer) => void;
   readonly #reject: (err: unknown) => void;
-  readonly #signal: AbortListener | undefined;
+  readonly #signal: { readonly reason?: unknown } | undefined;
+  readonly #stopListening: (() => void) | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   /** The timer fired before undici handed the request a connection: aborted as soon as it does. */
   #abortedEarly: Error | undefined = undefined;
@@ -70,8 +84,8 @@ class BufferedAnswerHandler implements Dispatcher.DispatchHandler {
     this.#request = request;
     this.#resolve = resolve;
     this.#reject = reject;
-    this.#signal = request.signal as unknown as AbortListener | undefined;
-    this.#signal?.on('abort', this.#onAbort);
+    this.#signal = request.signal as { readonly reason?: unknown } | undefined;
+    this.#stopListening = request.signal === undefined ? undefined : onAbort(request.signal, this.#onAbort);
   }
 
   readonly #onAbort = (): void => {
@@ -128,7 +142,7 @@ class BufferedAnswerHandler implements Dispatcher.DispatchHandler {
 
   #settle(): void {
     this.#settled = true;
-    this.#signal?.removeListener('abort', this.#onAbort);
+    this.#stopListening?.();
   }
 }
 

@@ -1,7 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { is2xx } from './call-failure.ts';
 import { requestBuffered } from './buffered-request.ts';
-import type { CallTimer } from './call-timer.ts';
 import { DEFAULT_MAX_ANSWER_BYTES, parseBoundedJson } from './json-answer.ts';
 
 /** The part of a fetch `Response` that graphql-request reads: status, `ok`, a header, the text. */
@@ -66,7 +65,7 @@ export function poolFetch(dispatcher: Dispatcher): PoolFetch {
       method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
       headers: addHeaders(headers, init.headers),
       body: (init.body as string | null | undefined) ?? null,
-      signal: (init.signal ?? undefined) as CallTimer['signal'] | undefined,
+      signal: init.signal ?? undefined,
       maxBytes: DEFAULT_MAX_ANSWER_BYTES,
       wantsText: () => true,
     });

@@ -204,6 +204,19 @@ describe('requestBuffered: failures, as request() gives them', () => {
     expect(seen).toEqual([]);
   });
 
+  it('takes an AbortSignal too: its timeout rejects the same way, and one already aborted sends nothing', async () => {
+    handler = () => undefined; // never answers
+    const timedOut = await ask(pool(), { signal: AbortSignal.timeout(50) }).catch((e: unknown) => e);
+    expect((timedOut as Error).name).toBe('TimeoutError');
+    expect(seen).toEqual(['/answer']);
+
+    const aborted = AbortSignal.abort(new DOMException('gone', 'AbortError'));
+    const refused = await ask(pool(), { path: '/never', signal: aborted }).catch((e: unknown) => e);
+    expect((refused as Error).name).toBe('AbortError');
+    await wait(20);
+    expect(seen).toEqual(['/answer']);
+  });
+
   it('leaves no listener on the call\'s signal once settled', async () => {
     handler = (_req, res) => res.end('done');
     let listening = 0;
