@@ -6,7 +6,7 @@ import { DownstreamError, OutboundRequestError, type DownstreamParty } from '../
 import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
 import { attemptTimer, clientSpan, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
-import { callError, failureReason, is2xx } from './call-failure.ts';
+import { callError, failureReason } from './call-failure.ts';
 import { callLimit, startCallTimer, type CallTimer } from './call-timer.ts';
 import { requestBuffered, type BufferedAnswer } from './buffered-request.ts';
 import { AnswerBoundError, DEFAULT_MAX_ANSWER_BYTES, parseBoundedJson, readBoundedText } from './json-answer.ts';
@@ -60,8 +60,6 @@ export interface Exchange<T> extends CallShape {
 /** A call whose answer is read whole first (buffered-request.ts), within `maxBytes`. */
 export interface BufferedExchange<T> extends CallShape {
   readonly maxBytes: number;
-  /** Whether the answer of an accepted status is read at all (a status-only call discards it). */
-  readonly wantsText: boolean;
   /** Reads the answer of an accepted status; throws DownstreamError when it is out of contract. */
   readonly read: (answer: BufferedAnswer) => T;
 }
@@ -121,7 +119,9 @@ async function timedCall<T>(target: HttpParty, call: CallShape, send: (attempt: 
       );
       done(undefined);
       return answer;
-    } catch (err) {
+    } catch (thrown) {
+      // An answer over its bounds (size or depth), however it was read, is the party's bad answer.
+      const err = thrown instanceof AnswerBoundError ? new DownstreamError(target.party, thrown.reason, status === undefined ? {} : { status }) : thrown;
       const failure = failureReason(err, status, call.isOk);
       setErrorType(span, failure);
       done(failure);
@@ -148,18 +148,7 @@ export async function exchange<T>(target: HttpParty, call: Exchange<T>): Promise
 /** A call whose answer is read whole before it is looked at (buffered-request.ts): every JSON call. */
 async function exchangeBuffered<T>(target: HttpParty, call: BufferedExchange<T>): Promise<T> {
   return timedCall(target, call, async (attempt) => {
-    let status: number | undefined;
-    const answer = await requestBuffered(target.dispatcher, {
-      ...attempt,
-      maxBytes: call.maxBytes,
-      wantsText: (answered) => call.wantsText && call.isOk(answered),
-      onStatus: (answered) => {
-        status = answered;
-        attempt.onStatus(answered);
-      },
-    }).catch((err: unknown) => {
-      throw err instanceof AnswerBoundError ? new DownstreamError(target.party, err.reason, { ...(status !== undefined && { status }) }) : err;
-    });
+    const answer = await requestBuffered(target.dispatcher, { ...attempt, maxBytes: call.maxBytes, wantsText: call.isOk });
     if (!call.isOk(answer.statusCode)) throw new DownstreamError(target.party, `answered ${answer.statusCode}`, { status: answer.statusCode });
     return call.read(answer);
   });
@@ -178,22 +167,17 @@ export async function callJson<S extends TSchema>(target: HttpParty, call: JsonC
     deadlineAt: call.deadlineAt,
     isOk: (status) => okStatuses.includes(status),
     maxBytes: call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES,
-    wantsText: true,
     read: (answer) => checkedJson(target.party, answer.text, answer.statusCode, call.reply),
   });
 }
 
-/** A JSON answer read within `maxBytes` (json-answer.ts) and checked against its schema; DownstreamError when out of contract. */
+/**
+ * A JSON answer read as it arrives, within `maxBytes` (json-answer.ts), and checked against its
+ * schema. An answer over its bounds throws AnswerBoundError, which the call (timedCall) reports as
+ * the party's; a reset or a timeout while reading keeps its own error, never bad JSON.
+ */
 export async function readCheckedJson<S extends TSchema>(party: DownstreamParty, res: Dispatcher.ResponseData, reply: TypeCheck<S>, maxBytes: number): Promise<Static<S>> {
-  let text: string;
-  try {
-    text = await readBoundedText(res.body, res.headers['content-length'], maxBytes);
-  } catch (err) {
-    // A connection reset or a timeout while reading is classified as such, not as bad JSON.
-    if (err instanceof AnswerBoundError) throw new DownstreamError(party, err.reason, { status: res.statusCode });
-    throw err;
-  }
-  return checkedJson(party, text, res.statusCode, reply);
+  return checkedJson(party, await readBoundedText(res.body, res.headers['content-length'], maxBytes), res.statusCode, reply);
 }
 
 /** The answer's text parsed within the depth bound (json-answer.ts) and checked against its schema. */
@@ -202,7 +186,6 @@ function checkedJson<S extends TSchema>(party: DownstreamParty, text: string, st
   try {
     json = parseBoundedJson(text);
   } catch (err) {
-    if (err instanceof AnswerBoundError) throw new DownstreamError(party, err.reason, { status });
     if (!(err instanceof SyntaxError)) throw err;
     throw new DownstreamError(party, 'answered invalid JSON', { cause: err, status });
   }
@@ -211,28 +194,4 @@ function checkedJson<S extends TSchema>(party: DownstreamParty, text: string, st
     throw new DownstreamError(party, `answer out of contract at '${first?.path ?? ''}'`, { status });
   }
   return json;
-}
-
-export interface PostOptions {
-  /** Extra request headers (e.g. an `Idempotency-Key`). */
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly deadlineAt?: number | undefined;
-}
-
-/**
- * POSTs JSON where only the status matters (e.g. a 202 Accepted); the answer body is discarded.
- * A non-2xx answer is a DownstreamError carrying the `status`, so a caller can tell a 4xx from a 5xx.
- */
-export async function postAccepted(target: HttpParty, path: string, body: unknown, options: PostOptions = {}): Promise<number> {
-  return exchangeBuffered(target, {
-    method: 'POST',
-    path,
-    body,
-    headers: { ...options.headers, 'content-type': 'application/json' },
-    deadlineAt: options.deadlineAt,
-    isOk: is2xx,
-    maxBytes: DEFAULT_MAX_ANSWER_BYTES,
-    wantsText: false,
-    read: (answer) => answer.statusCode,
-  });
 }

@@ -31,12 +31,22 @@ function nestedAnswer(levels: number): string {
   return JSON.stringify(engineReply()).replace('"context":null', `"context":${inner}`);
 }
 
+/** `chat_adapter_downstream_errors_total` for one party and reason, from the service's /metrics. */
+async function downstreamErrors(party: string, reason: string): Promise<number> {
+  const text = (await harness.svc.app.inject({ method: 'GET', url: '/metrics' })).body;
+  const line = text.split('\n').find((l) => l.startsWith(`chat_adapter_downstream_errors_total{party="${party}",reason="${reason}"}`));
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+/** A 503, nothing stored, and the answer counted as the engine's bad answer (not as unreachable). */
 async function expectEngineUnavailableAndNothingStored(message: string): Promise<void> {
   const before = graphqlCalls();
+  const badReplies = await downstreamErrors('engine', 'bad_reply');
   const res = await harness.chat(chatRequest({ message }));
   expect(res.statusCode, res.body).toBe(503);
   expect(res.json()).toEqual({ detail: 'engine unavailable' });
   expect(graphqlCalls()).toBe(before);
+  expect(await downstreamErrors('engine', 'bad_reply')).toBe(badReplies + 1);
 }
 
 describe('engine answer size', () => {
