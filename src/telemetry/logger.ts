@@ -1,4 +1,5 @@
 import pino, { type Logger, type DestinationStream } from 'pino';
+import { stdoutDestination } from './log-destination.ts';
 
 /**
  * Log lines carry ids, statuses and timings only. Redaction is a second line of defence for the
@@ -35,12 +36,7 @@ function isoTimeOncePerMs(): () => string {
   };
 }
 
-/**
- * Without a destination, lines go to stdout asynchronously: a line is not a write system call of
- * its own under load (lines logged while a write is in flight go out together), and what is
- * still buffered is written synchronously when the process exits. Lines are not held back to
- * fill a buffer: the last lines before a SIGKILL (an out-of-memory kill) are the ones most wanted.
- */
+/** Without a destination, lines go to stdout (log-destination.ts: at once to a file, buffered within a ceiling to a pipe). */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -49,6 +45,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: isoTimeOncePerMs(),
     },
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    destination ?? stdoutDestination(),
   );
 }

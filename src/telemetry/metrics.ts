@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
+import { droppedLogLines } from './log-destination.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
@@ -97,6 +98,15 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
   for (const outcome of STREAM_OUTCOMES) streams.inc({ outcome }, 0);
+  new Counter({
+    name: 'chat_adapter_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout (a pipe or socket) was not being read and its backlog was full; for the whole process.',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(droppedLogLines());
+    },
+  });
   // Zero-valued series exist from the start, so rates and alerts work before the first event.
   for (const result of ['hit', 'miss', 'error'] as const) cacheLookups.inc({ result }, 0);
 
