@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { openSync, closeSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import { freePort } from '../../test/support/free-port.ts';
@@ -70,12 +70,15 @@ export interface NodeProcessOptions {
   readonly nodeArgs?: readonly string[];
   /** Where stdout (the process's log lines) goes; /dev/null when absent. */
   readonly stdoutFile?: string;
+  /** stdout is a pipe, read by this process into stdoutFile (as a container's log collector reads it). */
+  readonly stdoutThroughPipe?: boolean;
 }
 
 /** A Node process running `script` with a clean environment plus `env` (PORT is added). */
 export async function startNode(options: NodeProcessOptions): Promise<Started> {
   const port = await freePort();
-  const out = options.stdoutFile === undefined ? 'ignore' : openSync(options.stdoutFile, 'w');
+  const pipedInto = options.stdoutThroughPipe === true ? options.stdoutFile : undefined;
+  const out = options.stdoutFile === undefined ? 'ignore' : pipedInto !== undefined ? 'pipe' : openSync(options.stdoutFile, 'w');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script], {
     cwd: options.cwd,
     // Only what the process is given: a developer's own REDIS_URL or OTEL_* never leaks in.
@@ -83,6 +86,7 @@ export async function startNode(options: NodeProcessOptions): Promise<Started> {
     stdio: ['ignore', out, 'inherit'],
   });
   if (typeof out === 'number') closeSync(out);
+  if (pipedInto !== undefined) child.stdout?.pipe(createWriteStream(pipedInto));
   const url = `http://127.0.0.1:${port}`;
   const exit = exitOf(child);
   await waitUntil(() => heartbeat(url), child, options.name, 30_000);

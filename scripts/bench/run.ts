@@ -8,7 +8,7 @@
  *
  *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 15] [--turn-warmup 2] [--connections 20]
  *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=32 ...]
- *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record]
+ *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record] [--stdout file|pipe]
  *                    [--out bench-results/latest.json]
  *
  * Variants: see variants.ts. `--compare DIR` also runs each variant from another checkout (with its
@@ -46,9 +46,15 @@ const { values: args } = parseArgs({
     compare: { type: 'string' },
     label: { type: 'string', default: '' },
     record: { type: 'boolean', default: false },
+    stdout: { type: 'string', default: 'file' },
     out: { type: 'string', default: 'bench-results/latest.json' },
   },
 });
+
+function stdoutKind(value: string | undefined): 'file' | 'pipe' {
+  if (value === 'file' || value === 'pipe') return value;
+  throw new Error(`--stdout takes file or pipe, not ${value}`);
+}
 
 /**
  * How `npm start` runs the service in a checkout: its Node flags (e.g. `--max-semi-space-size=32`)
@@ -84,6 +90,12 @@ const settings = {
    * (suffix #1, #2, ...), to compare flags in one run (`--node-args=` is none).
    */
   serviceNodeArgs: args['node-args']?.map((set) => set.split(' ').filter((a) => a !== '')),
+  /**
+   * What the services' stdout (their log lines) is: a `file`, or a `pipe` that this process reads
+   * into that file, as a container runtime's log collector does. The service writes each differently
+   * (src/telemetry/log-destination.ts).
+   */
+  stdout: stdoutKind(args.stdout),
 };
 const variants: Variant[] = args.all ? [...VARIANTS] : pickVariants(args.variants?.split(',') ?? DEFAULT_VARIANTS);
 const resultsDir = resolve(ROOT, 'bench-results');
@@ -247,6 +259,7 @@ const targets: Target[] = [
         env: { ...serviceEnv(stubs.url), ...variant.env({ stubUrl: stubs.url, ...(redis !== undefined && { redisUrl: redis.url }) }) },
         nodeArgs: [...nodeArgs, ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
         stdoutFile: resolve(resultsDir, `service-${variant.name}${suffix}.log`),
+        stdoutThroughPipe: settings.stdout === 'pipe',
       }),
   }))),
 ];
