@@ -41,8 +41,9 @@ export interface StdoutOptions {
 /**
  * Where log lines go.
  * - A file or a device: each line is written synchronously, as Node writes `process.stdout` to a
- *   file. It costs one system call, about 10 µs of a chat less than a hand-off to libuv's thread
- *   pool, and a line written is on disk even if the process is killed the next instant.
+ *   file: one system call on the main thread instead of a hand-off to libuv's thread pool (about
+ *   10 µs of a chat less off the main thread, docs/performance.md), and a line written is in the
+ *   file even if the process is killed the next instant.
  * - A pipe or a socket: asynchronously, so a stalled reader never holds the event loop (lines logged
  *   while a write is in flight go out together). What is still buffered is written synchronously when
  *   the process exits. Nothing is held back to fill a buffer: the last lines before a SIGKILL are

@@ -19,7 +19,7 @@ async function linesOf(body: string): Promise<Record<string, unknown>[]> {
       if (err.signal !== 'SIGKILL') throw err;
       return { stdout: err.stdout ?? '' };
     });
-  return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return parseLines(stdout);
 }
 
 describe('log lines on stdout, a pipe (written asynchronously)', () => {
