@@ -4,6 +4,7 @@ import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 import { graphqlStubHandler } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';
+import { metricValue } from '../helpers/metric-value.ts';
 
 /*
  * docs/api.md#limits through real sockets: an engine answer over 256 KiB, or nested deeper than 32 levels,
@@ -34,8 +35,7 @@ function nestedAnswer(levels: number): string {
 /** `chat_adapter_downstream_errors_total` for one party and reason, from the service's /metrics. */
 async function downstreamErrors(party: string, reason: string): Promise<number> {
   const text = (await harness.svc.app.inject({ method: 'GET', url: '/metrics' })).body;
-  const line = text.split('\n').find((l) => l.startsWith(`chat_adapter_downstream_errors_total{party="${party}",reason="${reason}"}`));
-  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+  return metricValue(text, `chat_adapter_downstream_errors_total{party="${party}",reason="${reason}"}`);
 }
 
 /** A 503, nothing stored, and the answer counted as the engine's bad answer (not as unreachable). */

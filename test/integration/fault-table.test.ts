@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { notAvailableNow } from '../../src/reply/property-answers.ts';
 import { engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { applyFault, clearFault, FAULTS, type Fault } from '../helpers/party-faults.ts';
+import { metricValue } from '../helpers/metric-value.ts';
 import type { RecordedRequest } from '../helpers/stub-server.ts';
 import type { Stubs } from '../helpers/stubbed-service.ts';
 import { waitFor } from '../outbox/outbox-contract.ts';
@@ -135,10 +136,6 @@ async function untilReady(t: FaultTarget): Promise<void> {
   await waitFor(async () => ((await t.get('/ready')).status === 200 ? true : undefined), 15_000, 'GET /ready to answer 200');
 }
 
-function metric(scrape: string, series: string): number {
-  const line = scrape.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
-}
 const SHARED_ENQUEUED = 'chat_adapter_handoffs_enqueued_total{store="shared"}';
 
 /** The Redis rows: taken away mid-run (SIGKILL), and brought back on the same port. */
@@ -193,11 +190,11 @@ const REDIS_OUTCOMES: Record<'stopped' | 'restarted', (t: FaultTarget) => Promis
       return partyCalls(t, 'engine', again.traceId).length === 0 ? true : undefined;
     }, 10_000, 'a cache hit');
     // ... and handoffs go to the shared outbox again.
-    const before = metric((await t.get('/metrics')).text, SHARED_ENQUEUED);
+    const before = metricValue((await t.get('/metrics')).text, SHARED_ENQUEUED);
     const chat = await waitFor(async () => {
       const sent = await handoffChat(t);
       await expectDelivered(t, sent);
-      return metric((await t.get('/metrics')).text, SHARED_ENQUEUED) > before ? sent : undefined;
+      return metricValue((await t.get('/metrics')).text, SHARED_ENQUEUED) > before ? sent : undefined;
     }, 10_000, 'a handoff written to Redis');
     expect(logLine(t, 'shared handoff outbox unavailable; writing to the local outbox', chat.traceId)).toBeUndefined();
   },

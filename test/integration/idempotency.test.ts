@@ -6,6 +6,7 @@ import type { IdempotencyStores } from '../../src/idempotency/create-idempotency
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { sendJson, type StubHandler } from '../helpers/stub-server.ts';
 import { graphqlStubHandler, useStubbedService } from '../helpers/stubbed-service.ts';
+import { metricValue } from '../helpers/metric-value.ts';
 
 const harness = useStubbedService({ ENGINE_TIMEOUT_MS: '3000', GRAPHQL_TIMEOUT_MS: '400' });
 /** clientMessageKey -> id, as the GraphQL stub stored them (it is idempotent on the key). */
@@ -31,9 +32,7 @@ const messageKeys = (from = 0) =>
     .filter((b) => b.query.includes('createServiceMessage'))
     .map((b) => String(b.variables.input['clientMessageKey']));
 async function metric(series: string): Promise<number> {
-  const text = await harness.svc.metrics.scrape();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+  return metricValue(await harness.svc.metrics.scrape(), series);
 }
 const newKey = () => `key-${randomUUID()}`;
 
