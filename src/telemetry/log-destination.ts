@@ -36,6 +36,8 @@ export interface StdoutOptions {
   /** Overrides what stdoutKind() finds (tests). */
   readonly kind?: StdoutKind;
   readonly maxBufferedBytes?: number;
+  /** Told, once the backlog is written out, how many lines were dropped before it (logger.ts logs it). */
+  readonly onDropsEnded?: (dropped: number) => void;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface StdoutOptions {
  *   while a write is in flight go out together). What is still buffered is written synchronously when
  *   the process exits. Nothing is held back to fill a buffer: the last lines before a SIGKILL are
  *   the ones most wanted. While the reader stalls, at most `maxBufferedBytes` wait; later lines are
- *   dropped, counted (droppedLogLines), and once the backlog is written out one `warn` line says
+ *   dropped, counted (droppedLogLines), and once the backlog is written out `onDropsEnded` is told
  *   how many were lost.
  */
 export function stdoutDestination(options: StdoutOptions = {}): DestinationStream {
@@ -59,9 +61,9 @@ export function stdoutDestination(options: StdoutOptions = {}): DestinationStrea
   let unreported = 0;
   // Listened to only while lines are being dropped: `drain` is every backlog written out.
   const report = () => {
-    const line = JSON.stringify({ level: 40, time: new Date().toISOString(), service: 'chat-adapter', dropped: unreported, msg: 'log lines dropped: stdout was not being read' });
+    const dropped = unreported;
     unreported = 0;
-    stream.write(`${line}\n`);
+    options.onDropsEnded?.(dropped);
   };
   stream.on('drop', () => {
     droppedLines += 1;

@@ -1,5 +1,5 @@
 import pino, { type Logger, type DestinationStream } from 'pino';
-import { stdoutDestination } from './log-destination.ts';
+import { stdoutDestination, type StdoutOptions } from './log-destination.ts';
 
 /**
  * Log lines carry ids, statuses and timings only. Redaction is a second line of defence for the
@@ -36,15 +36,20 @@ function isoTimeOncePerMs(): () => string {
   };
 }
 
-/** Without a destination, lines go to stdout (log-destination.ts: at once to a file, buffered within a ceiling to a pipe). */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
+/**
+ * Without a destination, lines go to stdout (log-destination.ts: at once to a file, buffered within
+ * a ceiling to a pipe); lines dropped while a pipe was not read are reported in one warning once
+ * it is. `stdout` adjusts that destination (tests: a smaller backlog).
+ */
+export function createLogger(level: string, destination?: DestinationStream, stdout: Omit<StdoutOptions, 'onDropsEnded'> = {}): Logger {
+  const logger: Logger = pino(
     {
       level,
       base: { service: 'chat-adapter' },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: isoTimeOncePerMs(),
     },
-    destination ?? stdoutDestination(),
+    destination ?? stdoutDestination({ ...stdout, onDropsEnded: (dropped) => logger.warn({ dropped }, 'log lines dropped: stdout was not being read') }),
   );
+  return logger;
 }

@@ -69,8 +69,8 @@ describe('log lines on a pipe nobody reads', () => {
   it('wait within the ceiling; later lines are dropped, counted and reported once the reader catches up', async () => {
     // 2000 lines of about 1 KiB against a 256 KiB ceiling: the pipe and the ceiling hold a few hundred.
     const script = `const { createLogger } = await import(${JSON.stringify(LOGGER)});
-      const { stdoutDestination, droppedLogLines } = await import(${JSON.stringify(DESTINATION)});
-      const logger = createLogger('info', stdoutDestination({ maxBufferedBytes: 256 * 1024 }));
+      const { droppedLogLines } = await import(${JSON.stringify(DESTINATION)});
+      const logger = createLogger('info', undefined, { maxBufferedBytes: 256 * 1024 });
       const pad = 'x'.repeat(1000);
       for (let i = 0; i < 2000; i++) logger.info({ i, pad }, 'line');
       process.stderr.write(JSON.stringify({ dropped: droppedLogLines() }) + '\\n');
