@@ -3,6 +3,8 @@
  * made with bare undici, in this process, over loopback to the benchmark's stubs (their own
  * process). The engine call and the GraphQL mutation are three of a chat's four HTTP exchanges, and
  * the part of a chat's CPU above the pass-through that a profile cannot show as one function.
+ * Likewise a chat's two Redis scripts with REDIS_URL, through the service's turn queue (ioredis)
+ * and on a bare socket, against a redis-server of their own (redis-calls.ts).
  *
  *   npm run bench:clients -- [--calls 30000] [--rounds 3] [--connections 20]
  *
@@ -21,7 +23,8 @@ import { createPartyPool } from '../../src/clients/party-pool.ts';
 import { createMetrics } from '../../src/telemetry/metrics.ts';
 import { createTracing } from '../../src/telemetry/tracing.ts';
 import type { EngineRequest } from '../../schemas/engine.schema.ts';
-import { startNode } from './processes.ts';
+import { startNode, startRedis } from './processes.ts';
+import { redisKinds } from './redis-calls.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -36,6 +39,8 @@ const connections = Number(args.connections);
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const stubs = await startNode({ name: 'stubs', script: resolve(ROOT, 'scripts/bench/stubs.ts'), cwd: ROOT, env: {} });
+const redis = await startRedis();
+const redisCalls = await redisKinds(redis.url, redis.port);
 
 const tracing = createTracing({ disabled: false });
 const telemetry = { tracer: tracing.tracer, metrics: createMetrics({ processMetrics: false }) };
@@ -77,6 +82,7 @@ const kinds: Record<string, () => Promise<unknown>> = {
   'GraphQL, bare undici': () =>
     bareJson('/graphql', { query: CREATE_MESSAGE, variables: { input: message } }, { authorization: 'bench-authorization', 'x-api-key': 'bench-api-key', 'x-graphql-api-key': 'bench' }),
   'GraphQL, the service client': () => store.createMessage(message, 'bench', performance.now() + 20_000),
+  ...redisCalls.kinds,
 };
 
 // A chat's calls run under its SERVER span: here a sampled one that records nothing (no exporter).
@@ -100,13 +106,14 @@ for (let round = 0; round < rounds; round++) {
     const used = process.cpuUsage(before);
     const perCall = (used.user + used.system) / calls;
     figures.set(name, [...(figures.get(name) ?? []), perCall]);
-    console.log(`round ${round + 1}  ${name.padEnd(28)} ${perCall.toFixed(1)} µs per call`);
+    console.log(`round ${round + 1}  ${name.padEnd(31)} ${perCall.toFixed(1)} µs per call`);
   }
 }
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 console.log(`\nmedians over ${rounds} rounds of ${calls} calls, ${connections} at a time (CPU of this process per call)`);
-for (const [name, values] of figures) console.log(`${name.padEnd(28)} ${median(values).toFixed(1)} µs`);
+for (const [name, values] of figures) console.log(`${name.padEnd(31)} ${median(values).toFixed(1)} µs`);
 
-await Promise.all([bare.close(), tracing.shutdown(), stubs.stop()]);
+await Promise.all([bare.close(), redisCalls.close(), tracing.shutdown(), stubs.stop()]);
+await redis.stop();
 process.exit(0);

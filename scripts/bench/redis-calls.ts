@@ -1,0 +1,95 @@
+/**
+ * The two Redis round trips of a chat with REDIS_URL, for `npm run bench:clients`: its start
+ * script (rate-limit windows counted, turn queue entered, session read) and its end script (turn
+ * stored, queue left), each chat in a new session as in the benchmark's load. Made once through
+ * the service's own turn queue (ioredis, the replies parsed), once as the same two EVALSHAs on a
+ * bare socket (bare-resp.ts): the same keys, arguments and Redis work, without the client.
+ */
+import { randomBytes } from 'node:crypto';
+import { sessionKeys, sessionWriteOf, SESSION_KEY_PREFIX } from '../../src/cache/redis-session-data.ts';
+import { DEFAULT_SESSION_TTL_SECONDS, type SessionKey } from '../../src/cache/session-cache.ts';
+import { beginCall, CHAT_BEGIN } from '../../src/shared-state/chat-begin-script.ts';
+import { CHAT_END, endCall, type TurnRecord } from '../../src/shared-state/chat-end-script.ts';
+import { connectRedis } from '../../src/shared-state/redis-connection.ts';
+import { ownerToken } from '../../src/shared-state/owner-token.ts';
+import { TURN_LEASE_MS } from '../../src/turns/shared-entry.ts';
+import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
+import type { RateWindow } from '../../src/turns/rate-windows.ts';
+import { bareRedis } from './bare-resp.ts';
+
+const WINDOW_MS = 60_000;
+const TURN_KEY_PREFIX = 'chat-adapter:turn:';
+
+/** A chat's three windows (session, client, organisation), none of them ever refusing here. */
+const windowsOf = (session: string): RateWindow[] => [
+  { key: `session:${session}`, max: 30 },
+  { key: 'client-key:bench', max: 1_000_000_000 },
+  { key: 'org:9876543210987654321', max: 1_000_000_000 },
+];
+
+const turn = {
+  question: 'What are your office hours on Saturday?',
+  answer: 'Our leasing office is open Monday to Friday from 9 AM to 6 PM, and Saturday from 10 AM to 4 PM.',
+  reply: { response: 'Our leasing office is open **Monday to Friday** from 9 AM to 6 PM, and Saturday from 10 AM to 4 PM.', intent: 'office_hours', sub_intent: 'office_hours', retrieval_type: 'fixed' },
+  language: 'en',
+} as const;
+
+const runPrefix = randomBytes(6).toString('hex');
+let sequence = 0;
+
+/** A new session: its key as the turn queue names it, its session keys, and its turn to store. */
+function nextChat(): { session: string; names: [string, string, string]; record: TurnRecord } {
+  const key: SessionKey = { orgId: '9876543210987654321', propertyId: '1234567890123456789', sessionId: `${runPrefix}${(sequence++).toString(16).padStart(20, '0')}` };
+  const names = sessionKeys(SESSION_KEY_PREFIX, key);
+  const triple: [string, string, string] = [names.messages, names.answers, names.language];
+  const write = sessionWriteOf({ ...turn, reply: { ...turn.reply } } as Parameters<typeof sessionWriteOf>[0], Date.now());
+  return { session: key.sessionId, names: triple, record: { sessionKeys: triple, ttlMs: DEFAULT_SESSION_TTL_SECONDS * 1000, write } };
+}
+
+export interface RedisKinds {
+  readonly kinds: Record<string, () => Promise<unknown>>;
+  close(): Promise<void>;
+}
+
+export async function redisKinds(url: string, port: number): Promise<RedisKinds> {
+  const client = connectRedis(url);
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', () => resolve());
+    client.once('error', reject);
+  });
+  const queue = createRedisTurnQueue(client, TURN_KEY_PREFIX);
+  const bare = await bareRedis(port);
+  const beginSha = (await client.script('LOAD', CHAT_BEGIN)) as string;
+  const endSha = (await client.script('LOAD', CHAT_END)) as string;
+  const turnKeys = (session: string) => {
+    const base = `${TURN_KEY_PREFIX}{${session}}`;
+    return [`${base}:q`, `${base}:e`, `${base}:n`];
+  };
+
+  const throughQueue = async (): Promise<void> => {
+    const chat = nextChat();
+    const token = ownerToken();
+    const begun = await queue.begin(chat.session, token, TURN_LEASE_MS, windowsOf(chat.session), WINDOW_MS, chat.names);
+    if (begun.state !== 'head') throw new Error(`the chat start script answered ${begun.state}`);
+    if (!(await queue.leave(chat.session, token, chat.record))) throw new Error('the chat end script found no entry');
+  };
+  const bareCalls = async (): Promise<void> => {
+    const chat = nextChat();
+    const token = ownerToken();
+    const begin = beginCall(turnKeys(chat.session), token, TURN_LEASE_MS, windowsOf(chat.session), WINDOW_MS, chat.names);
+    if ((await bare.evalsha(beginSha, begin.keys, begin.args)) === '-') throw new Error('the chat start script failed');
+    const end = endCall(turnKeys(chat.session), token, chat.record);
+    if ((await bare.evalsha(endSha, end.keys, end.args)) === '-') throw new Error('the chat end script failed');
+  };
+
+  return {
+    kinds: {
+      'Redis start + end, bare socket': bareCalls,
+      'Redis start + end, the service': throughQueue,
+    },
+    async close() {
+      bare.close();
+      await client.quit();
+    },
+  };
+}
