@@ -70,7 +70,11 @@ describe('three instances while Redis stalls several times, sessions sending ove
       cluster.parties.engine.delays.set(message, engineMs);
       const sent: Sent = { message, sentAt: performance.now() };
       s.sent.push(sent);
-      void cluster.chat({ session_id: s.id, message }).then((answer) => Object.assign(sent, { answer, answeredAt: performance.now() }));
+      const settle = (answer: ChatAnswer) => Object.assign(sent, { answer, answeredAt: performance.now() });
+      // A chat that gets no HTTP answer at all is a failure to report, not a wait until the test times out.
+      cluster.chat({ session_id: s.id, message }).then(settle, (err: unknown) =>
+        settle({ status: 0, servedBy: -1, headers: new Headers(), text: String(err), body: {}, ms: performance.now() - sent.sentAt }),
+      );
       return sent;
     };
     const answered = async (sent: Sent) => {
@@ -78,13 +82,21 @@ describe('three instances while Redis stalls several times, sessions sending ove
       return sent.answer;
     };
 
-    // Each session: a message, then the next as soon as the engine has it (or it is answered), half
-    // the time at once (it must wait for the turn of the one before), else after a pause to think.
-    const plans = sessions.map((s) => Array.from({ length: MESSAGES }, () => ({ engineMs: between(50, 400), thinkMs: random() < 0.5 ? 0 : between(100, 800) })));
+    // The whole schedule is drawn first, so that a seed draws the same one again. Each session: a
+    // message, then the next as soon as the engine has it (or it is answered), half the time at once
+    // (it must wait for the turn of the one before), else after a pause to think.
+    const plans = sessions.map(() => ({
+      startMs: between(0, 400),
+      messages: Array.from({ length: MESSAGES }, () => ({ engineMs: between(50, 400), thinkMs: random() < 0.5 ? 0 : between(100, 800) })),
+    }));
+    // Redis stalls two to four times, with calm spells between, long enough for turns to run on
+    // Redis (and be checked for order).
+    const schedule = Array.from({ length: between(2, 4) }, () => ({ mode: random() < 0.7 ? ('ALL' as const) : ('WRITE' as const), ms: between(50, 1_200), calmAfterMs: between(400, 1_000) }));
+
     let stormOver = false;
     const talking = sessions.map(async (s, i) => {
-      await sleep(between(0, 400));
-      for (const [k, plan] of plans[i]!.entries()) {
+      await sleep(plans[i]!.startMs);
+      for (const [k, plan] of plans[i]!.messages.entries()) {
         if (stormOver) break;
         const sent = send(s, `question ${k + 1}`, plan.engineMs);
         await Promise.race([cluster.parties.engine.asked(sent.message), answered(sent)]);
@@ -93,17 +105,15 @@ describe('three instances while Redis stalls several times, sessions sending ove
       await Promise.all(s.sent.map(answered));
     });
 
-    // Meanwhile Redis stalls two to four times, with calm spells between (long enough for turns to
-    // run on Redis, and be checked for order). The sessions send nothing new once the last one ends.
+    // Meanwhile the stalls; the sessions send nothing new once the last one ends.
     const stalls: Stall[] = [];
     const storm = (async () => {
       await sleep(1_500); // a calm start: every session's first turns run on Redis
-      for (let left = between(2, 4); left > 0; left--) {
-        const stall: Stall = { mode: random() < 0.7 ? 'ALL' : 'WRITE', ms: between(50, 1_200), at: performance.now() };
-        stalls.push(stall);
-        await admin.call('CLIENT', 'PAUSE', String(stall.ms), stall.mode);
-        await sleep(stall.ms);
-        if (left > 1) await sleep(between(400, 1_000));
+      for (const [n, { mode, ms, calmAfterMs }] of schedule.entries()) {
+        stalls.push({ mode, ms, at: performance.now() });
+        await admin.call('CLIENT', 'PAUSE', String(ms), mode);
+        await sleep(ms);
+        if (n < schedule.length - 1) await sleep(calmAfterMs);
       }
       stormOver = true;
       return performance.now();
@@ -117,7 +127,7 @@ describe('three instances while Redis stalls several times, sessions sending ove
     const next = await Promise.all(sessions.map(async (s, i) => (await sleep((i * 500) / SESSIONS), answered(send(s, 'after the stalls', 0)))));
     admin.disconnect();
 
-    const all = sessions.flatMap((s) => s.sent.map((m) => ({ session: s, ...m, answer: m.answer! })));
+    const all = sessions.flatMap((s) => s.sent.map((m) => ({ ...m, answer: m.answer! })));
     const stalled = (m: Sent) => stalls.some((st) => m.sentAt < st.at + st.ms + 200 && m.answeredAt! > st.at);
     const lines = (m: Sent) => [`USER: ${m.message}`, `ASSISTANT: ${answerTo(m.message)}`];
     const context = `seed ${seed}, stalls ${JSON.stringify(stalls.map(({ mode, ms }) => `${mode} ${ms} ms`))}`;
