@@ -14,19 +14,34 @@ import { sharedTurns } from './shared-session-turns.ts';
 
 export interface SessionTurn {
   /**
-   * With the shared queue, while the turn holds its lease: the session as read with the turn, and
-   * where the turn is stored (with the leave). Absent otherwise: the session cache serves as usual.
+   * With the shared queue: how the turn reads and stores its session (turn-session-cache.ts).
+   * Absent otherwise: the session cache serves as usual.
    */
   readonly session?: TurnSession | undefined;
   release(): void;
 }
 
-export interface TurnSession {
-  /** The session read with the turn (`entry` undefined: nothing kept); absent when it was not read. */
-  readonly read: { readonly entry: SessionEntry | undefined } | undefined;
-  /** Stores the turn in the session at the end of the turn, in the same script as the leave. */
-  remember(turn: Turn): void;
-}
+/** The session read with the turn (`entry` undefined: nothing kept); undefined when it was not read. */
+export type SessionRead = { readonly entry: SessionEntry | undefined } | undefined;
+
+export type TurnSession =
+  /** The turn holds the shared queue's lease: the session was read with the turn, and the turn is stored with the leave. */
+  | {
+      readonly kind: 'shared';
+      readonly read: SessionRead;
+      /** Stores the turn in the session at the end of the turn, in the same script as the leave. */
+      remember(turn: Turn): void;
+    }
+  /**
+   * Redis did not answer the chat's start in time (a stall): the chat does not wait for it again.
+   * The session is not read (the read would stall too; the chat goes on as with an empty session),
+   * and the turn is written through the session cache without the chat waiting for the write; the
+   * session's next message on this instance starts once the write has settled.
+   */
+  | {
+      readonly kind: 'stalled';
+      holdTurnUntil(write: Promise<void>): void;
+    };
 
 export interface TurnStart {
   /** The session to read with the turn (shared queue only), so the pipeline does not read it again. */

@@ -19,7 +19,8 @@ import type { SessionKey } from '../cache/session-cache.ts';
 import type { RawSession } from '../shared-state/chat-begin-script.ts';
 import type { TurnRecord } from '../shared-state/chat-end-script.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
-import type { SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './create-session-turns.ts';
+import { isCommandTimeout } from '../shared-state/redis-connection.ts';
+import type { SessionRead, SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './create-session-turns.ts';
 import type { LocalTurn, LocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type WindowCount } from './rate-windows.ts';
 import { createRedisTurnQueue, type PollResult } from './redis-turn-queue.ts';
@@ -66,8 +67,11 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
     }
   }
 
-  /** Redis could not be used: in-process counts and order; `entry`, when the start may have run on Redis, leaves it. */
-  async function inProcess(sessionKey: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined, reason: Error): Promise<TurnOutcome> {
+  /**
+   * Redis could not be used: in-process counts and order; `entry`, when the start may have run on
+   * Redis, leaves it. After a stall (the start timed out) the chat does not wait for Redis again.
+   */
+  async function inProcess(sessionKey: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined, reason: Error, stalled = false): Promise<TurnOutcome> {
     if (start.claim !== undefined && !(await start.claim.claimLocally(reason, entry !== undefined))) {
       entry?.leave();
       return { kind: 'answered' };
@@ -79,7 +83,7 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
     }
     const turn = await local.acquire(sessionKey, deadlineAt);
     if (turn === undefined) entry?.leave();
-    return { kind: 'turn', counts, turn: turn === undefined ? undefined : withShared(turn, entry, undefined), claimed: false };
+    return { kind: 'turn', counts, turn: turn === undefined ? undefined : withShared(turn, entry, stalled ? STALLED : undefined), claimed: false };
   }
 
   async function begin(sessionKey: string, deadlineAt: number, start: TurnStart): Promise<TurnOutcome> {
@@ -100,7 +104,8 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
       const reason = toError(err);
       events.fallback('enter', reason);
       // Its reply may be lost while the script still ran on Redis (a stall): that entry must leave.
-      return inProcess(sessionKey, deadlineAt, start, sharedEntry(shared, sessionKey, token, entryEvents), reason);
+      const stalled = place !== undefined && isCommandTimeout(reason);
+      return inProcess(sessionKey, deadlineAt, start, sharedEntry(shared, sessionKey, token, entryEvents), reason, stalled);
     }
     if (begun.state === 'taken') return { kind: 'taken', record: begun.record };
     if (begun.state === 'refused') return { kind: 'refused', counts: begun.counts };
@@ -113,10 +118,13 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
       entry.leave();
       return { kind: 'turn', counts: begun.counts, turn: undefined, claimed };
     }
-    let read = begun.state === 'head' && !waitsHere ? begun.session : undefined;
+    let read = parsed(begun.state === 'head' && !waitsHere ? begun.session : undefined);
     if (begun.state === 'waiting') {
+      let pollStalled = false;
       const head = await waitForHead(sessionKey, token, deadlineAt, place).catch((err: unknown) => {
-        events.fallback('poll', toError(err));
+        const reason = toError(err);
+        events.fallback('poll', reason);
+        pollStalled = isCommandTimeout(reason);
         return undefined; // Redis unreachable: in-process order from here on
       });
       if (head === false) {
@@ -124,10 +132,11 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
         turn.release();
         return { kind: 'turn', counts: begun.counts, turn: undefined, claimed };
       }
-      read = head?.session;
+      // A poll that timed out: the session is not read again through the cache (it would stall too).
+      read = pollStalled ? NOTHING_READ : parsed(head?.session);
     }
     entry.hold();
-    return { kind: 'turn', counts: begun.counts, turn: withShared(turn, entry, place, read), claimed };
+    return { kind: 'turn', counts: begun.counts, turn: withShared(turn, entry, place === undefined ? undefined : { place, read }), claimed };
   }
 
   return {
@@ -139,7 +148,7 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: Session
 }
 
 /** The session as read with the turn; undefined (read again through the cache, which reports it) when damaged. */
-function parsed(raw: RawSession | undefined): TurnSession['read'] {
+function parsed(raw: RawSession | undefined): SessionRead {
   if (raw === undefined) return undefined;
   try {
     return { entry: sessionEntryOf(raw[0], raw[1], raw[2]) };
@@ -148,22 +157,41 @@ function parsed(raw: RawSession | undefined): TurnSession['read'] {
   }
 }
 
-/** `place`: where the session lives when this turn holds the lease and the queue reads and stores it. */
-function withShared(turn: LocalTurn, entry: SharedEntry | undefined, place?: SessionPlace, read?: RawSession): SessionTurn {
+const NOTHING_READ: SessionRead = { entry: undefined };
+
+/** The chat's start timed out: its session is neither read nor waited for (TurnSession `stalled`). */
+const STALLED = 'stalled';
+
+/**
+ * The turn, and how it reaches its session: through the shared queue (`place`: where the session
+ * lives, as read with the turn, stored with the leave), behind the chat after a stall, or not at all
+ * (the session cache serves as usual).
+ */
+function withShared(turn: LocalTurn, entry: SharedEntry | undefined, access: { place: SessionPlace; read: SessionRead } | typeof STALLED | undefined): SessionTurn {
   let released = false;
   let record: TurnRecord | undefined;
-  const session: TurnSession | undefined = place === undefined ? undefined : {
-    read: parsed(read),
-    remember(stored) {
-      record = { sessionKeys: place.names, ttlMs: place.ttlMs, write: sessionWriteOf(stored, Date.now()) };
-    },
-  };
+  let writing: Promise<void> | undefined;
+  let session: TurnSession | undefined;
+  if (access === STALLED) {
+    session = { kind: 'stalled', holdTurnUntil: (write) => void (writing = write) };
+  } else if (access !== undefined) {
+    const { place, read } = access;
+    session = {
+      kind: 'shared',
+      read,
+      remember(stored) {
+        record = { sessionKeys: place.names, ttlMs: place.ttlMs, write: sessionWriteOf(stored, Date.now()) };
+      },
+    };
+  }
   return {
     session,
     release() {
       if (released) return;
       released = true;
-      turn.release();
+      // A turn written behind the chat: the session's next message here starts once the write has settled.
+      if (writing === undefined) turn.release();
+      else void writing.then(() => turn.release(), () => turn.release());
       entry?.leave(record);
     },
   };

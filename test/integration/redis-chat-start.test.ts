@@ -139,6 +139,30 @@ describe('the start of a chat with Redis, on two instances', () => {
     ]);
   });
 
+  it('a chat during a Redis stall waits for Redis once, at its start (200 ms): its session is not read again, its turn is written behind the reply and is there for the next message once the stall is over', async () => {
+    slowEngine(a, 0);
+    slowEngine(b, 0);
+    const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
+    const stall = await stallRedis();
+    const started = performance.now();
+    const during = await chat(a, { ...session, message: 'Is there a gym in the building?' });
+    const took = performance.now() - started;
+    expect(during.statusCode).toBe(200);
+    expect(stall.inStall()).toBe(true);
+    const steps = during.json().latency.steps as Record<string, number>;
+    expect(steps['waitForTurn']).toBeGreaterThanOrEqual(190); // the start script's command timeout
+    expect([steps['loadSession']! < 50, steps['rememberTurn']! < 50]).toEqual([true, true]);
+    expect(took).toBeLessThan(450);
+    await stall.after();
+    const next = await chat(b, { ...session, message: 'Are pets allowed in the units?' });
+    expect(next.statusCode).toBe(200);
+    const history = (b.stubs.engine.requests.at(-1)?.body as { history: { role: string; content: string }[] }).history;
+    expect(history).toEqual([
+      { role: 'user', content: 'Is there a gym in the building?' },
+      { role: 'assistant', content: expect.stringContaining('About "Is there a gym in the building?"') },
+    ]);
+  });
+
   it('a keyed chat answered in process during a Redis stall is replayed after it, on either instance: the key its late start script claimed on Redis is settled too, not left "in flight" until the claim expires', async () => {
     slowEngine(a, 0);
     slowEngine(b, 0);

@@ -59,7 +59,7 @@ describe('the end of a turn in Redis', () => {
     const { name, key } = newSession();
     const outcome = await turns.begin(name, performance.now() + 5_000, { session: key });
     const turn = outcome.kind === 'turn' ? outcome.turn : undefined;
-    if (turn?.session === undefined) throw new Error('the turn should hold the shared queue with its session');
+    if (turn?.session?.kind !== 'shared') throw new Error('the turn should hold the shared queue with its session');
     expect(turn.session.read).toEqual({ entry: undefined }); // a new session, read by the start script
     turn.session.remember(turnOf('Q1'));
     await redis.raw.call('CLIENT', 'PAUSE', '600', 'ALL');
@@ -70,7 +70,30 @@ describe('the end of a turn in Redis', () => {
     // The next message reads the stored turn with its own start, at once.
     const next = await turns.begin(name, performance.now() + 1_000, { session: key });
     const nextTurn = next.kind === 'turn' ? next.turn : undefined;
-    expect(nextTurn?.session?.read?.entry?.messages.map((m) => m.content)).toEqual(['Q1', 'answer to Q1']);
+    expect(nextTurn?.session?.kind === 'shared' ? nextTurn.session.read?.entry?.messages.map((m) => m.content) : undefined).toEqual(['Q1', 'answer to Q1']);
     nextTurn?.release();
+  });
+
+  it('a turn whose start a Redis stall timed out does not wait for Redis again (a stalled session), and the next message here starts only once its write behind has settled', async () => {
+    const turns = createSessionTurns({ redis: await connect(), sessionTtlSeconds: 60 });
+    const { name, key } = newSession();
+    await redis.raw.call('CLIENT', 'PAUSE', '600', 'ALL');
+    const started = performance.now();
+    const outcome = await turns.begin(name, performance.now() + 5_000, { session: key });
+    const turn = outcome.kind === 'turn' ? outcome.turn : undefined;
+    expect(performance.now() - started).toBeLessThan(400); // the start's command timeout, once
+    if (turn?.session?.kind !== 'stalled') throw new Error(`a stalled start should give a stalled session, not ${turn?.session?.kind}`);
+    let settle = () => {};
+    turn.session.holdTurnUntil(new Promise<void>((resolve) => (settle = resolve)));
+    turn.release();
+    await sleep(700); // the stall is over
+    let nextStarted = false;
+    const next = turns.begin(name, performance.now() + 5_000, { session: key }).then((o) => ((nextStarted = true), o));
+    await sleep(300);
+    expect(nextStarted).toBe(false); // held by the write behind the first turn
+    settle();
+    const nextTurn = await next;
+    expect(nextTurn.kind === 'turn' && nextTurn.turn?.session?.kind).toBe('shared');
+    if (nextTurn.kind === 'turn') nextTurn.turn?.release();
   });
 });
