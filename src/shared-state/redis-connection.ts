@@ -28,15 +28,6 @@ export function hasAnswered(client: Redis): boolean {
   return answered.has(client);
 }
 
-/**
- * Whether a command failed because Redis did not answer within the command timeout (a stall: a
- * pause, a slow fsync, a long script), as ioredis words it, rather than being refused at once (no
- * connection) or answered with an error.
- */
-export function isCommandTimeout(err: Error): boolean {
-  return err.message === 'Command timed out';
-}
-
 export function connectRedis(url: string, options: RedisConnectionOptions = {}): Redis {
   const timeoutMs = options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const settings = {

@@ -19,7 +19,7 @@ import type { SessionKey } from '../cache/session-cache.ts';
 import type { RawSession } from '../shared-state/chat-begin-script.ts';
 import type { TurnRecord } from '../shared-state/chat-end-script.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
-import { isCommandTimeout } from '../shared-state/redis-connection.ts';
+import { isCommandTimeout } from '../shared-state/command-timeout.ts';
 import type { SessionRead, SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './create-session-turns.ts';
 import type { LocalTurn, LocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type WindowCount } from './rate-windows.ts';
