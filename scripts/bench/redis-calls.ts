@@ -13,12 +13,11 @@ import { CHAT_END, endCall, type TurnRecord } from '../../src/shared-state/chat-
 import { connectRedis } from '../../src/shared-state/redis-connection.ts';
 import { ownerToken } from '../../src/shared-state/owner-token.ts';
 import { TURN_LEASE_MS } from '../../src/turns/shared-entry.ts';
-import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
+import { createRedisTurnQueue, TURN_KEY_PREFIX, turnQueueKeys } from '../../src/turns/redis-turn-queue.ts';
 import type { RateWindow } from '../../src/turns/rate-windows.ts';
 import { bareRedis } from './bare-resp.ts';
 
 const WINDOW_MS = 60_000;
-const TURN_KEY_PREFIX = 'chat-adapter:turn:';
 
 /** A chat's three windows (session, client, organisation), none of them ever refusing here. */
 const windowsOf = (session: string): RateWindow[] => [
@@ -61,10 +60,7 @@ export async function redisKinds(url: string, port: number): Promise<RedisKinds>
   const bare = await bareRedis(port);
   const beginSha = (await client.script('LOAD', CHAT_BEGIN)) as string;
   const endSha = (await client.script('LOAD', CHAT_END)) as string;
-  const turnKeys = (session: string) => {
-    const base = `${TURN_KEY_PREFIX}{${session}}`;
-    return [`${base}:q`, `${base}:e`, `${base}:n`];
-  };
+  const turnKeys = (session: string) => turnQueueKeys(TURN_KEY_PREFIX, session);
 
   const throughQueue = async (): Promise<void> => {
     const chat = nextChat();

@@ -75,15 +75,20 @@ export interface RedisTurnQueue {
 
 const POLL_STATES = new Map<unknown, PollResult>([[1, 'head'], [0, 'waiting'], [-1, 'gone']]);
 
-export function createRedisTurnQueue(client: Redis, keyPrefix = 'chat-adapter:turn:'): RedisTurnQueue {
+export const TURN_KEY_PREFIX = 'chat-adapter:turn:';
+
+/** A session's queue keys q e n, in one hash slot (`{<session>}`). */
+export function turnQueueKeys(keyPrefix: string, sessionKey: string): string[] {
+  const base = `${keyPrefix}{${sessionKey}}`;
+  return [`${base}:q`, `${base}:e`, `${base}:n`];
+}
+
+export function createRedisTurnQueue(client: Redis, keyPrefix = TURN_KEY_PREFIX): RedisTurnQueue {
   const renew = redisScript(client, 'turnRenew', 3, RENEW);
   const poll = redisScriptWithKeys(client, 'turnPoll', POLL);
   const begin = redisScriptWithKeys(client, 'chatBegin', CHAT_BEGIN);
   const end = redisScriptWithKeys(client, 'chatEnd', CHAT_END);
-  const keys = (sessionKey: string) => {
-    const base = `${keyPrefix}{${sessionKey}}`;
-    return [`${base}:q`, `${base}:e`, `${base}:n`];
-  };
+  const keys = (sessionKey: string) => turnQueueKeys(keyPrefix, sessionKey);
   const ms = (leaseMs: number) => Math.max(1, Math.ceil(leaseMs));
   const pollReading = async (sessionKey: string, token: string, sessionKeys: readonly string[]) => {
     const reply = await poll([...keys(sessionKey).slice(0, 2), ...sessionKeys], [token]);

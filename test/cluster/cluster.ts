@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CALLER_API_KEY, chatRequest } from '../helpers/fixtures.ts';
+import { CALLER_API_KEY, chatRequest, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { SERVED_BY, startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.ts';
 import { readyStatus, startInstance, type Instance } from './service-instance.ts';
@@ -130,5 +130,15 @@ export async function startCluster(): Promise<Cluster> {
     },
   };
   await cluster.allReady();
+  return cluster;
+}
+
+/**
+ * A cluster whose instances have each answered a few chats (`sessions` new sessions at once), so
+ * that their first chats (compilation, first connections to the parties) are not what is measured.
+ */
+export async function startWarmCluster(sessions: number): Promise<Cluster> {
+  const cluster = await startCluster();
+  await Promise.all(Array.from({ length: sessions }, (_, i) => cluster.chat({ session_id: newSessionId(), message: `Warm-up ${i}: is there a gym?` })));
   return cluster;
 }

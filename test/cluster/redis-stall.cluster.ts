@@ -8,15 +8,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSessionId } from '../helpers/fixtures.ts';
-import { startCluster, type ChatAnswer, type Cluster } from './cluster.ts';
+import { startWarmCluster, type ChatAnswer, type Cluster } from './cluster.ts';
 import { percentile, record } from './figures.ts';
 import { answerTo } from './stub-parties.ts';
 
 let cluster: Cluster;
 beforeAll(async () => {
-  cluster = await startCluster();
-  // Warm: each instance's first chats (compilation, first connections to the parties) are not what is measured.
-  await Promise.all(Array.from({ length: SESSIONS }, (_, i) => cluster.chat({ session_id: newSessionId(), message: `Warm-up ${i}: is there a gym?` })));
+  cluster = await startWarmCluster(SESSIONS);
 }, 120_000);
 afterAll(async () => cluster?.close(), 60_000);
 

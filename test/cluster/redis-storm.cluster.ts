@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newSessionId } from '../helpers/fixtures.ts';
-import { startCluster, type ChatAnswer, type Cluster } from './cluster.ts';
+import { startWarmCluster, type ChatAnswer, type Cluster } from './cluster.ts';
 import { percentile, record } from './figures.ts';
 import { answerTo } from './stub-parties.ts';
 
@@ -50,8 +50,7 @@ interface Stall {
 
 let cluster: Cluster;
 beforeAll(async () => {
-  cluster = await startCluster();
-  await Promise.all(Array.from({ length: SESSIONS }, (_, i) => cluster.chat({ session_id: newSessionId(), message: `Warm-up ${i}: is there a gym?` })));
+  cluster = await startWarmCluster(SESSIONS);
 }, 120_000);
 afterAll(async () => cluster?.close(), 60_000);
 

@@ -39,6 +39,14 @@ const slowEngine = (svc: StubbedService, ms: number) =>
     setTimeout(() => sendJson(res, 200, engineReply({ response: `About "${message}": yes.` })), ms);
   });
 
+/** The history the instance last sent its engine. */
+const lastHistorySent = (svc: StubbedService) => (svc.stubs.engine.requests.at(-1)?.body as { history: { role: string; content: string }[] }).history;
+/** A turn as the next message's history holds it: the question and the slow engine's answer to it. */
+const turnHistory = (question: string) => [
+  { role: 'user', content: question },
+  { role: 'assistant', content: expect.stringContaining(`About "${question}"`) },
+];
+
 /** A new session's chat sent with `key` as its Idempotency-Key, to the instance it is given. */
 function keyedChat(key: string) {
   const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
@@ -132,11 +140,7 @@ describe('the start of a chat with Redis, on two instances', () => {
     const second = await chat(b, { ...session, message: 'Are pets allowed in the units?' });
     expect([(await first).statusCode, second.statusCode]).toEqual([200, 200]);
     expect(second.json().latency.steps.waitForTurn).toBeGreaterThan(200);
-    const history = (b.stubs.engine.requests.at(-1)?.body as { history: { role: string; content: string }[] }).history;
-    expect(history).toEqual([
-      { role: 'user', content: 'Is there a gym in the building?' },
-      { role: 'assistant', content: expect.stringContaining('About "Is there a gym in the building?"') },
-    ]);
+    expect(lastHistorySent(b)).toEqual(turnHistory('Is there a gym in the building?'));
   });
 
   it('a chat during a Redis stall waits for Redis once, at its start (200 ms): its session is not read again, its turn is written behind the reply and is there for the next message once the stall is over', async () => {
@@ -156,11 +160,7 @@ describe('the start of a chat with Redis, on two instances', () => {
     await stall.after();
     const next = await chat(b, { ...session, message: 'Are pets allowed in the units?' });
     expect(next.statusCode).toBe(200);
-    const history = (b.stubs.engine.requests.at(-1)?.body as { history: { role: string; content: string }[] }).history;
-    expect(history).toEqual([
-      { role: 'user', content: 'Is there a gym in the building?' },
-      { role: 'assistant', content: expect.stringContaining('About "Is there a gym in the building?"') },
-    ]);
+    expect(lastHistorySent(b)).toEqual(turnHistory('Is there a gym in the building?'));
   });
 
   it('a keyed chat answered in process during a Redis stall is replayed after it, on either instance: the key its late start script claimed on Redis is settled too, not left "in flight" until the claim expires', async () => {
