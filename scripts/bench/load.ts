@@ -39,6 +39,11 @@ export interface LoadOptions {
   readonly idempotencyKeys?: boolean;
   /** Sent in turn instead of the one ordinary question. */
   readonly messages?: readonly ChatMessage[];
+  /**
+   * Chats per second over all connections; unset, each connection sends its next chat as soon as
+   * the last one is answered (as fast as the target answers).
+   */
+  readonly rate?: number;
 }
 
 export interface LoadResult {
@@ -77,7 +82,13 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       return req;
     },
   };
-  const r = await autocannon({ url: options.url, connections: options.connections, duration: options.seconds, requests: [request] });
+  const r = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    requests: [request],
+    ...(options.rate !== undefined && { overallRate: options.rate }),
+  });
   return {
     seconds: r.duration,
     ok: r['2xx'],

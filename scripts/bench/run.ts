@@ -7,6 +7,7 @@
  * baseline of the same round, then the median over rounds.
  *
  *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 15] [--turn-warmup 2] [--connections 20]
+ *                    [--rate 1500]
  *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=32 ...]
  *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record] [--stdout file|pipe]
  *                    [--out bench-results/latest.json]
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string' },
     'turn-warmup': { type: 'string' },
     connections: { type: 'string', default: '20' },
+    rate: { type: 'string' },
     variants: { type: 'string' },
     all: { type: 'boolean', default: false },
     'node-args': { type: 'string', multiple: true },
@@ -50,6 +52,13 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: 'bench-results/latest.json' },
   },
 });
+
+function positiveOrUndefined(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} takes a number of chats per second above 0, not ${value}`);
+  return n;
+}
 
 function stdoutKind(value: string | undefined): 'file' | 'pipe' {
   if (value === 'file' || value === 'pipe') return value;
@@ -84,6 +93,12 @@ const settings = {
   /** Unmeasured load right before each measured turn (see measureRound). */
   turnWarmupSeconds: Number(args['turn-warmup'] ?? (args.quick ? 1 : 2)),
   connections: Number(args.connections),
+  /**
+   * Chats per second for every target's measured turns (and the unmeasured load just before each),
+   * the same for all: CPU per chat compared at one load instead of at each target's own maximum.
+   * Unset: as fast as each target answers. The first warm-up always runs as fast as it can.
+   */
+  rate: positiveOrUndefined(args.rate, '--rate'),
   /**
    * Node flags for the service processes only (the baseline runs with Node's defaults); by default
    * those of each checkout's `npm start`. Given more than once, each set is a target of its own
@@ -168,6 +183,7 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
       return t.died === undefined;
     };
     for (let i = 0; i < tallies.length; i++) if (alive(tallies[i]!)) await load({ ...loadOf(i), seconds: settings.warmupSeconds });
+    const atRate = settings.rate === undefined ? {} : { rate: settings.rate };
     for (let slice = 0; slice < settings.slices; slice++) {
       // The order turns with each slice (A B C, B C A, C A B, ...): a target loaded right after the
       // baseline was measured about 10 % dearer than the same code later in the slice (the stubs and
@@ -178,10 +194,10 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
         if (!alive(t)) continue;
         // Woken up first: between its turns a target idles while the others run (a minute and more
         // after the first warm-up with every variant), and an idle V8 gives back code and memory.
-        if (settings.turnWarmupSeconds > 0) await load({ ...loadOf(i), seconds: settings.turnWarmupSeconds });
+        if (settings.turnWarmupSeconds > 0) await load({ ...loadOf(i), ...atRate, seconds: settings.turnWarmupSeconds });
         if (!alive(t)) continue;
         const cpuBefore = cpuOf(t);
-        const r = await load({ ...loadOf(i), seconds: settings.seconds / settings.slices });
+        const r = await load({ ...loadOf(i), ...atRate, seconds: settings.seconds / settings.slices });
         const cpuAfter = cpuOf(t);
         if (!alive(t) || Number.isNaN(cpuBefore.all + cpuAfter.all)) continue;
         t.cpuUs += cpuAfter.all - cpuBefore.all;
@@ -234,7 +250,8 @@ const redis = variants.some((v) => v.needsRedis === true) ? await startRedis() :
 const rows: Row[] = [];
 console.log(
   `${settings.rounds} rounds; per target and round ${settings.warmupSeconds}s warm-up + ${settings.seconds}s measured in ${settings.slices} turns ` +
-    `(each after ${settings.turnWarmupSeconds}s unmeasured), ${settings.connections} connections; ` +
+    `(each after ${settings.turnWarmupSeconds}s unmeasured), ${settings.connections} connections` +
+    `${settings.rate === undefined ? '' : `, ${settings.rate} chats/s each`}; ` +
     `variants: ${variants.map((v) => v.name).join(', ')}`,
 );
 /** This checkout's service, and (--compare) the same variants of other checkouts, e.g. the code before a change. */
@@ -297,6 +314,9 @@ const summary = summarize(rows, targets.map((t) => t.name));
 console.log(`\nmedians over ${settings.rounds} rounds; ratios = service / baseline of the same round (median)\n${formatSummary(summary)}`);
 const failed = rows.reduce((n, r) => n + r.failed, 0);
 if (failed > 0) console.log(`\nwarning: ${failed} requests failed (non-2xx, errors or timeouts); see bench-results/service-<variant>.log`);
+// At a set rate the figures compare one load only while every target keeps up with it.
+const behind = settings.rate === undefined ? [] : rows.filter((r) => r.rps < settings.rate! * 0.95);
+if (behind.length > 0) console.log(`warning: below the ${settings.rate} chats/s asked for: ${behind.map((r) => `${r.target} (round ${r.round}: ${Math.round(r.rps)}/s)`).join(', ')}`);
 const died = rows.filter((r) => r.died !== undefined);
 if (died.length > 0) console.log(`warning: ${died.map((r) => `${r.target} (round ${r.round}: ${r.died})`).join(', ')} stopped before the end of a round`);
 writeResults(resolve(ROOT, args.out), true);
@@ -310,6 +330,12 @@ if (args.record) writeResults(resolve(ROOT, 'docs/bench', recordName()), true);
 function recordName(): string {
   const names = variants.map((v) => v.name);
   const kind = names.length === VARIANTS.length ? 'full' : names.join(',') === DEFAULT_VARIANTS.join(',') ? 'default' : names.join('-');
-  const parts = [startedAt.toISOString().slice(0, 10), kind, ...(args.compare === undefined ? [] : ['compare']), ...(args.label === '' ? [] : [args.label])];
+  const parts = [
+    startedAt.toISOString().slice(0, 10),
+    kind,
+    ...(settings.rate === undefined ? [] : [`rate${settings.rate}`]),
+    ...(args.compare === undefined ? [] : ['compare']),
+    ...(args.label === '' ? [] : [args.label]),
+  ];
   return `${parts.join('-').replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
 }
