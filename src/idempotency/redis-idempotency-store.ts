@@ -9,13 +9,14 @@
  * script), so a claim that expired and was taken over is never overwritten or deleted.
  * Every operation throws on a Redis failure; fallback-idempotency-store.ts decides what then.
  */
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import { readLuaFile } from '../shared-state/lua-file.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
-import { DELETE_IF_OWNED, REPLACE_IF_OWNED, redisScript } from '../shared-state/redis-script.ts';
+import { redisScript } from '../shared-state/redis-script.ts';
 import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer, PreparedClaim } from './idempotency-store.ts';
 
 export interface RedisIdempotencyOptions {
-  readonly client: Redis;
+  readonly client: Redis | Cluster;
   readonly ttlSeconds: number;
   readonly claimMs: number;
   /** Key namespace, so that several services can share one Redis. */
@@ -44,16 +45,23 @@ function judge(raw: string, fingerprint: string): Exclude<Claim, HeldClaim> {
 }
 
 export interface RedisIdempotencyStore extends IdempotencyStore {
-  /** The claim of `scope` for a script that makes it together with other work (chat-begin-script.ts). */
+  /** The claim of `scope`, named before it is sent (so that a claim whose reply was lost can be settled later). */
   prepare(scope: string, fingerprint: string): PreparedClaim;
+  /** Makes the prepared claim (one single-key command; a second when the key is held). Throws on a Redis failure. */
+  claimPrepared(claim: PreparedClaim): Promise<Claim>;
 }
+
+const LUA_DIR = new URL('./lua/', import.meta.url).pathname;
+/** The store's scripts, by name (tests name what Redis saw by them). */
+export const IDEMPOTENCY_SCRIPTS = { claim: readLuaFile(LUA_DIR, 'claim'), complete: readLuaFile(LUA_DIR, 'complete'), release: readLuaFile(LUA_DIR, 'release') } as const;
 
 export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): RedisIdempotencyStore {
   const { client } = options;
   const prefix = options.keyPrefix ?? 'chat-adapter:idempotency:';
   const ttlMs = options.ttlSeconds * 1000;
-  const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, REPLACE_IF_OWNED);
-  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, DELETE_IF_OWNED);
+  const claimKey = redisScript(client, 'idempotencyClaim', 1, IDEMPOTENCY_SCRIPTS.claim);
+  const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, IDEMPOTENCY_SCRIPTS.complete);
+  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, IDEMPOTENCY_SCRIPTS.release);
 
   function prepare(scope: string, fingerprint: string): PreparedClaim {
     const key = prefix + scope;
@@ -76,18 +84,17 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
     };
   }
 
+  async function claimPrepared(claim: PreparedClaim): Promise<Claim> {
+    const reply = await claimKey([claim.key], [claim.value, claim.ms]);
+    if (Array.isArray(reply) && reply[0] === 1) return claim.held();
+    if (Array.isArray(reply) && reply[0] === 0 && typeof reply[1] === 'string') return claim.judge(reply[1]);
+    throw new Error('unexpected reply shape from the idempotency claim');
+  }
+
   return {
     prepare,
-    async claim(scope, fingerprint) {
-      const claim = prepare(scope, fingerprint);
-      // Twice at most: the other record may expire between the SET and the GET.
-      for (let attempt = 0; attempt < 2; attempt += 1) {
-        if ((await client.set(claim.key, claim.value, 'PX', claim.ms, 'NX')) === 'OK') return claim.held();
-        const current = await client.get(claim.key);
-        if (current !== null) return claim.judge(current);
-      }
-      throw new Error('idempotency claim did not settle');
-    },
+    claimPrepared,
+    claim: (scope, fingerprint) => claimPrepared(prepare(scope, fingerprint)),
     async close() {
       // The connection belongs to the caller (shared with the session turns).
     },
