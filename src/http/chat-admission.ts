@@ -5,8 +5,9 @@
  *               answer is replayed (`Idempotent-Replayed: true`, as a stream when one is asked for),
  *               a key still running is 409 with `Retry-After: 1`, a key used for another request
  *               422, a rate limit 429 (rate-limits.ts `answerRateLimits`), a deadline passed while
- *               waiting for the session's turn 503 `session busy`; otherwise the request holds its
- *               turn (`request.chatTurn`) and the time waited is the timing `waitForTurn`.
+ *               waiting for the session's turn 503 `session busy`; a caller that left while its chat
+ *               waited is recorded as 499 (it never ran, nothing of it is counted); otherwise the
+ *               request holds its turn (`request.chatTurn`) and the time waited is `waitForTurn`.
  *   onSend      a JSON 200 is kept for its key before it goes out (`finish`); any other answer
  *               gives the key back and ends the turn (`abandon`).
  *   onResponse  a request whose answer never went out (its caller left) ends its turn too.
@@ -30,6 +31,8 @@ import { answerRateLimits } from './rate-limits.ts';
 
 export const WAIT_FOR_TURN = 'waitForTurn';
 export const SESSION_BUSY_DETAIL = 'session busy';
+/** The status recorded for a chat whose caller left before its turn (nginx's "client closed request"). */
+export const CALLER_GONE_STATUS = 499;
 export const IN_FLIGHT_DETAIL = 'A request with this Idempotency-Key is still being processed; retry later';
 export const MISMATCH_DETAIL = 'This Idempotency-Key was already used with a different request';
 
@@ -114,6 +117,10 @@ export function chatAdmission(settings: ChatAdmissionSettings): ChatAdmissionHoo
         void reply.code(503).header('retry-after', '1').header('server-timing', serverTiming(latency)).send({ detail: SESSION_BUSY_DETAIL });
         return false;
       }
+      case 'gone':
+        recordWait(request, started, false);
+        void reply.code(CALLER_GONE_STATUS).send({ detail: 'the caller closed the connection before the chat started' });
+        return false;
       case 'turn':
         // Held by the request at once: whatever fails next, onSend or onResponse ends it.
         request.chatTurn = admission.turn;
@@ -127,13 +134,18 @@ export function chatAdmission(settings: ChatAdmissionSettings): ChatAdmissionHoo
     const started = performance.now();
     const key = checkedKey(request);
     const body = request.body as ChatRequest;
+    // The connection closing before an answer: a chat still waiting for its turn then never runs.
+    const gone = new AbortController();
+    const leave = () => gone.abort();
+    reply.raw.once('close', leave);
     const admission = await settings.turns.admit({
+      callerGone: gone.signal,
       sessionName: sessionNameOf(body),
       sessionKey: sessionKeyOf(body),
       deadlineAt: request.startedAt + settings.requestTimeoutMs,
       idempotency: key === undefined ? undefined : { key, scope: requestIdFor(body.orgId, key), fingerprint: requestFingerprint(body) },
       limits: request.rateLimitWindows,
-    });
+    }).finally(() => reply.raw.off('close', leave));
     return answer(request, reply, admission, key, started);
   }
 

@@ -76,7 +76,7 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
   const orgPerMin = options.orgPerMin ?? 0;
   const clientPerMin = options.clientPerMin ?? 0;
   if (sessionPerMin === 0 && orgPerMin === 0 && clientPerMin === 0) return;
-  const count = inProcessWindowCounter();
+  const counter = inProcessWindowCounter();
   const body = (request: FastifyRequest) => request.body as SessionOf;
 
   /** The windows shared by many sessions, narrowest first. */
@@ -99,7 +99,13 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
     const session = sessionPerMin > 0 ? { key: `session:${sessionNameOf(body(request))}`, max: sessionPerMin } : undefined;
     const shared = sharedWindowsOf(request);
     const all = session === undefined ? shared : [session, ...shared];
-    request.rateLimitWindows = { session, shared, windowMs: WINDOW_MS, countLocally: async () => count(all, WINDOW_MS) };
+    request.rateLimitWindows = {
+      session,
+      shared,
+      windowMs: WINDOW_MS,
+      countLocally: async () => counter.count(all, WINDOW_MS),
+      uncountLocally: () => counter.uncount(all),
+    };
     done();
   });
 };

@@ -5,6 +5,8 @@
  *                                   running, a different request): nothing counted, nothing queued;
  *   refused                         over a rate limit: never queued, its key given back;
  *   busy                            its deadline passed while it waited for its session's turn;
+ *   gone                            its caller left while it waited: it never runs, its key and
+ *                                   every count it made are given back;
  *   turn                            it holds its session's turn: a ChatTurn.
  * The ChatTurn carries what the chat needs (the session read with the turn, its key) and ends in
  * one of two ways, whichever way the answer goes out (JSON or a stream):
@@ -28,6 +30,8 @@ export interface ChatFacts {
   /** The Idempotency-Key's scope (orgId and key) and the request's fingerprint; undefined without a key. */
   readonly idempotency?: { readonly key: string; readonly scope: string; readonly fingerprint: string } | undefined;
   readonly limits?: RateWindows | undefined;
+  /** Aborts when the caller leaves before an answer. */
+  readonly callerGone?: AbortSignal | undefined;
 }
 
 export interface ChatTurn {
@@ -47,6 +51,7 @@ export type Admission =
   | { readonly kind: 'mismatch' }
   | { readonly kind: 'refused'; readonly counts: readonly WindowCount[] }
   | { readonly kind: 'busy'; readonly counts: readonly WindowCount[] }
+  | { readonly kind: 'gone' }
   | { readonly kind: 'turn'; readonly counts: readonly WindowCount[]; readonly turn: ChatTurn };
 
 export interface ChatTurns {
@@ -66,6 +71,7 @@ export function createChatTurns(idempotency: IdempotencyStore, turns: SessionTur
       const outcome = await turns.begin(chat.sessionName, chat.deadlineAt, {
         session: chat.sessionKey,
         limits: chat.limits,
+        callerGone: chat.callerGone,
         claim: key === undefined ? undefined : async () => {
           claim = await idempotency.claim(key.scope, key.fingerprint);
           return claim.outcome === 'claimed';
@@ -81,7 +87,7 @@ export function createChatTurns(idempotency: IdempotencyStore, turns: SessionTur
         case 'turn':
           if (outcome.turn === undefined) {
             await (claim as HeldClaim | undefined)?.release();
-            return { kind: 'busy', counts: outcome.counts };
+            return chat.callerGone?.aborted === true ? { kind: 'gone' } : { kind: 'busy', counts: outcome.counts };
           }
           return { kind: 'turn', counts: outcome.counts, turn: chatTurn(outcome.turn, key?.key, claim as HeldClaim | undefined) };
       }

@@ -52,13 +52,18 @@ export interface TurnStart {
    * when it answered the chat itself (a replay, 409, 422): nothing is then counted or queued.
    */
   readonly claim?: (() => Promise<boolean>) | undefined;
+  /**
+   * Aborts when the caller left: a message still waiting then leaves the queue without running,
+   * and gives back what it counted (`turn` undefined, `gone` true).
+   */
+  readonly callerGone?: AbortSignal | undefined;
 }
 
 export type TurnOutcome =
   | { readonly kind: 'refused'; readonly counts: readonly WindowCount[] }
   /** The Idempotency-Key claim answered the chat itself. Not counted, not queued. */
   | { readonly kind: 'answered' }
-  /** `turn` undefined: the deadline passed while the message waited. */
+  /** `turn` undefined: the deadline passed while the message waited, or its caller left (`callerGone`). */
   | { readonly kind: 'turn'; readonly counts: readonly WindowCount[]; readonly turn: SessionTurn | undefined };
 
 export interface SessionTurns {
@@ -102,7 +107,10 @@ export function createSessionTurns(config: SessionTurnsConfig = {}): SessionTurn
       if (start.claim !== undefined && !(await start.claim())) return { kind: 'answered' };
       const counts = start.limits === undefined ? NONE : await start.limits.countLocally();
       if (isRefused(counts)) return { kind: 'refused', counts };
-      return { kind: 'turn', counts, turn: await local.acquire(sessionKey, deadlineAt) };
+      const turn = await local.acquire(sessionKey, deadlineAt, start.callerGone);
+      // A caller that left while its message waited: it never ran, so it is not counted.
+      if (turn === undefined && start.callerGone?.aborted === true) start.limits?.uncountLocally();
+      return { kind: 'turn', counts, turn };
     },
   };
 }

@@ -30,6 +30,8 @@ export interface RateWindows {
   readonly windowMs: number;
   /** Counts the same windows in process (Redis could not), with the same stop at the first refusal. */
   countLocally(): Promise<readonly WindowCount[]>;
+  /** Gives back what countLocally counted (the chat did not run: its caller left while it waited). */
+  uncountLocally(): void;
 }
 
 /** True when a count is over its limit. */

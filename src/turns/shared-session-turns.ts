@@ -48,18 +48,18 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis | Cluster, event
   const ttlMs = sessionTtlSeconds === undefined ? undefined : Math.ceil(sessionTtlSeconds * 1000);
 
   /** Waits until the ticket is at the head (with the session read then, when asked); false when the deadline passes first. */
-  async function waitForHead(session: string, token: string, deadlineAt: number, read: boolean): Promise<{ session?: RawSession | undefined } | false> {
+  async function waitForHead(session: string, token: string, deadlineAt: number, read: boolean, callerGone: AbortSignal | undefined): Promise<{ session?: RawSession | undefined } | false> {
     for (let attempt = 0; ; attempt += 1) {
       const polled = await shared.poll(session, token, read);
       if (polled.state === 'head') return polled;
       const left = deadlineAt - performance.now();
-      if (left <= 0) return false;
+      if (left <= 0 || callerGone?.aborted === true) return false;
       // The entry vanished (Redis restarted empty, a failover lost it, or its lease lapsed): queue again at the end.
       if (polled.state === 'gone') {
         const again = await shared.begin(session, token, TURN_LEASE_MS, undefined, read);
         if (again.state === 'head') return again;
       }
-      await sleep(Math.min(nextDelay(attempt), left));
+      await sleep(Math.min(nextDelay(attempt), left), undefined, callerGone === undefined ? undefined : { signal: callerGone }).catch(() => {});
     }
   }
 
@@ -70,8 +70,10 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis | Cluster, event
       entry?.leave();
       return { kind: 'refused', counts };
     }
-    const turn = await local.acquire(session, deadlineAt);
+    const turn = await local.acquire(session, deadlineAt, start.callerGone);
     if (turn === undefined) entry?.leave();
+    // A caller that left while its message waited: it never ran, so it is not counted.
+    if (turn === undefined && start.callerGone?.aborted === true) start.limits?.uncountLocally();
     return { kind: 'turn', counts, turn: turn === undefined ? undefined : withShared(turn, entry, stalled ? STALLED : undefined) };
   }
 
@@ -130,7 +132,10 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis | Cluster, event
       if (counted !== undefined) windows.uncount(sharedWindows.filter((_w, i) => counted[i] !== undefined && counted[i].current <= counted[i].max));
       return { kind: 'refused', counts };
     }
-    return takeTurn(session, token, deadlineAt, begun, counts, ttlMs !== undefined && start.session !== undefined);
+    const outcome = await takeTurn(session, token, deadlineAt, begun, counts, ttlMs !== undefined && start.session !== undefined, start.callerGone);
+    // A caller that left while its message waited: it never ran, so it is not counted against anyone.
+    if (outcome.kind === 'turn' && outcome.turn === undefined && start.callerGone?.aborted === true && counted !== undefined) windows.uncount(sharedWindows);
+    return outcome;
   }
 
   /** Counts only the shared windows in process (their Redis calls failed while the session's script ran). */
@@ -142,26 +147,27 @@ export function sharedTurns(local: LocalTurnQueue, redis: Redis | Cluster, event
   }
 
   /** Entered: waits for the local turn, then for the head of the shared queue. */
-  async function takeTurn(session: string, token: string, deadlineAt: number, begun: BeginReply & { state: 'waiting' | 'head' }, counts: readonly WindowCount[], read: boolean): Promise<TurnOutcome> {
+  async function takeTurn(session: string, token: string, deadlineAt: number, begun: BeginReply & { state: 'waiting' | 'head' }, counts: readonly WindowCount[], read: boolean, callerGone: AbortSignal | undefined): Promise<TurnOutcome> {
     const entry = sharedEntry(shared, session, token, entryEvents);
+    const notRun = (): Leave => (callerGone?.aborted === true ? { mode: 'uncount' } : { mode: 'leave' });
     // An earlier message here that went on without Redis may still write the session: read it again then.
     const waitsHere = local.busy(session);
-    const turn = await local.acquire(session, deadlineAt);
+    const turn = await local.acquire(session, deadlineAt, callerGone);
     if (turn === undefined) {
-      entry.leave();
+      entry.leave(notRun());
       return { kind: 'turn', counts, turn: undefined };
     }
     let kept = parsed(begun.state === 'head' && !waitsHere ? begun.session : undefined);
     if (begun.state === 'waiting') {
       let pollStalled = false;
-      const head = await waitForHead(session, token, deadlineAt, read).catch((err: unknown) => {
+      const head = await waitForHead(session, token, deadlineAt, read, callerGone).catch((err: unknown) => {
         const reason = toError(err);
         events.fallback('poll', reason);
         pollStalled = isCommandTimeout(reason);
         return undefined; // Redis unreachable: in-process order from here on
       });
       if (head === false) {
-        entry.leave();
+        entry.leave(notRun());
         turn.release();
         return { kind: 'turn', counts, turn: undefined };
       }
