@@ -202,6 +202,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     requestTimeoutMs: config.requestTimeoutMs,
     maxKeys: config.idempotencyMaxKeys,
     maxBytes: config.idempotencyMaxBytes,
+    observeRedis: requestMetrics.observeRedisCall,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('idempotency');
@@ -217,6 +218,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
         requestMetrics.countSharedStateFallback('turns');
         logger.warn({ operation, reason: err.message }, 'session turn queue unavailable; this request keeps in-process order only (and rate limits kept per instance)');
       },
+      redisCall: requestMetrics.observeRedisCall,
       leaseExpired: () => {
         requestMetrics.countLeaseExpired();
         logger.warn({}, 'a session turn outlived its lease');

@@ -28,6 +28,8 @@ export interface IdempotencyStoreConfig {
   /** IDEMPOTENCY_MAX_BYTES: heap the kept answers may hold. */
   readonly maxBytes?: number;
   readonly events?: IdempotencyStoreEvents;
+  /** Told of every Redis script call (the Redis latency metric). */
+  readonly observeRedis?: ((script: string, seconds: number, ok: boolean) => void) | undefined;
 }
 
 export interface IdempotencyStores extends IdempotencyStore {
@@ -46,7 +48,7 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
   if (config.redis === undefined) return { local, claim: (scope, fingerprint) => local.claim(scope, fingerprint), close: () => local.close() };
 
   const events = config.events ?? silentIdempotencyEvents;
-  const shared = createRedisIdempotencyStore({ client: config.redis, ttlSeconds: config.ttlSeconds, claimMs });
+  const shared = createRedisIdempotencyStore({ client: config.redis, ttlSeconds: config.ttlSeconds, claimMs, observe: config.observeRedis });
   const quietly = async (operation: string, work: () => Promise<void>) => {
     try {
       await work();

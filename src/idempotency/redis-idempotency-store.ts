@@ -12,7 +12,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { readLuaFile } from '../shared-state/lua-file.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
-import { redisScript } from '../shared-state/redis-script.ts';
+import { redisScript, type ScriptObserver } from '../shared-state/redis-script.ts';
 import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer, PreparedClaim } from './idempotency-store.ts';
 
 export interface RedisIdempotencyOptions {
@@ -21,6 +21,8 @@ export interface RedisIdempotencyOptions {
   readonly claimMs: number;
   /** Key namespace, so that several services can share one Redis. */
   readonly keyPrefix?: string;
+  /** Told of every script call (the Redis latency metric). */
+  readonly observe?: ScriptObserver | undefined;
 }
 
 interface Stored {
@@ -59,9 +61,9 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
   const { client } = options;
   const prefix = options.keyPrefix ?? 'chat-adapter:idempotency:';
   const ttlMs = options.ttlSeconds * 1000;
-  const claimKey = redisScript(client, 'idempotencyClaim', 1, IDEMPOTENCY_SCRIPTS.claim);
-  const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, IDEMPOTENCY_SCRIPTS.complete);
-  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, IDEMPOTENCY_SCRIPTS.release);
+  const claimKey = redisScript(client, 'idempotencyClaim', 1, IDEMPOTENCY_SCRIPTS.claim, options.observe);
+  const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, IDEMPOTENCY_SCRIPTS.complete, options.observe);
+  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, IDEMPOTENCY_SCRIPTS.release, options.observe);
 
   function prepare(scope: string, fingerprint: string): PreparedClaim {
     const key = prefix + scope;

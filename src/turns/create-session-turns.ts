@@ -81,6 +81,8 @@ export interface SessionTurnEvents {
   fallback(operation: string, err: Error): void;
   /** A turn outlived its lease (the next message elsewhere may have started). */
   leaseExpired(): void;
+  /** Every Redis script call: its name, seconds from send to reply, whether Redis answered. */
+  redisCall?: (script: string, seconds: number, ok: boolean) => void;
 }
 
 export interface SessionTurnsConfig {

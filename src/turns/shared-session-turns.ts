@@ -42,8 +42,8 @@ interface Started {
 }
 
 export function sharedTurns(local: LocalTurnQueue, redis: Redis | Cluster, events: SessionTurnEvents, sessionTtlSeconds: number | undefined): SessionTurns {
-  const shared = createRedisTurnQueue(redis);
-  const windows = createSharedWindows(redis);
+  const shared = createRedisTurnQueue(redis, undefined, events.redisCall);
+  const windows = createSharedWindows(redis, undefined, events.redisCall);
   const entryEvents = { failed: (operation: string, err: Error) => events.fallback(operation, err), leaseLost: () => events.leaseExpired() };
   const ttlMs = sessionTtlSeconds === undefined ? undefined : Math.ceil(sessionTtlSeconds * 1000);
 

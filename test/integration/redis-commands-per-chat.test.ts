@@ -18,6 +18,7 @@ import { COUNT_WINDOW } from '../../src/turns/shared-windows.ts';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
+import { metricValue } from '../helpers/metric-value.ts';
 import { startStubbedService, untilRedisReady, type StubbedService } from '../helpers/stubbed-service.ts';
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
@@ -144,5 +145,16 @@ describe('Redis round trips per chat', () => {
     });
     // The start's three calls, then, behind the answer, the entry leaves and the counts are given back.
     expect(sorted(replayed)).toEqual(['begin', 'claim', 'end', 'window', 'window']);
+  });
+
+  it('every call is timed by script in chat_adapter_redis_command_duration_seconds, so a slow Redis shows as Redis', async () => {
+    const before = await svc.metrics.scrape();
+    expect((await chat(chatRequest({ session_id: newSessionId() }))).statusCode).toBe(200);
+    await sleep(100); // the end script is sent as the reply goes out
+    const after = await svc.metrics.scrape();
+    for (const command of ['chatBegin', 'chatEnd', 'countWindow']) {
+      const series = `chat_adapter_redis_command_duration_seconds_count{command="${command}",outcome="ok"}`;
+      expect(metricValue(after, series) - metricValue(before, series), command).toBe(1);
+    }
   });
 });
