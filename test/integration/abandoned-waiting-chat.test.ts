@@ -1,6 +1,6 @@
 /**
- * A chat whose caller left while it waited for its session's turn never runs (docs/api.md#one-turn-
- * at-a-time-per-session): it leaves the queue, the engine never sees it, nothing is stored for it,
+ * A chat whose caller left while it waited for its session's turn never runs
+ * (docs/api.md#one-turn-at-a-time-per-session): it leaves the queue, the engine never sees it, nothing is stored for it,
  * and it is not counted against the session's rate limit. Over real sockets, since
  * only a real connection can be dropped.
  */
