@@ -4,7 +4,8 @@
  * Redis fault never fails a chat). Such a request is then idempotent on this instance only; a
  * retry elsewhere runs again and still stores nothing twice (the same clientMessageKey).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared-state/redis-connection.ts';
+import type { ReplicaAcks } from '../shared-state/replica-ack.ts';
 import {
   silentIdempotencyEvents, toError,
   type Claim, type HeldClaim, type IdempotencyStore, type IdempotencyStoreEvents,
@@ -18,8 +19,10 @@ export const DEFAULT_IDEMPOTENCY_MAX_KEYS = 20_000;
 export const CLAIM_MARGIN_MS = 5_000;
 
 export interface IdempotencyStoreConfig {
-  /** The shared connection when REDIS_URL is set. */
-  readonly redis?: Redis | undefined;
+  /** The shared connection when a Redis is configured (any topology). */
+  readonly redis?: RedisClient | undefined;
+  /** A kept answer is acknowledged by this many replicas before the chat ends (REDIS_WAIT_REPLICAS). */
+  readonly replicaAcks?: ReplicaAcks;
   readonly ttlSeconds: number;
   /** REQUEST_TIMEOUT_MS: a claim expires after it plus CLAIM_MARGIN_MS. */
   readonly requestTimeoutMs: number;
@@ -45,7 +48,12 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
   if (config.redis === undefined) return { local, claim: (scope, fingerprint) => local.claim(scope, fingerprint), close: () => local.close() };
 
   const events = config.events ?? silentIdempotencyEvents;
-  const shared = createRedisIdempotencyStore({ client: config.redis, ttlSeconds: config.ttlSeconds, claimMs });
+  const shared = createRedisIdempotencyStore({
+    client: config.redis,
+    ttlSeconds: config.ttlSeconds,
+    claimMs,
+    ...(config.replicaAcks === undefined ? {} : { replicaAcks: config.replicaAcks }),
+  });
   const quietly = async (operation: string, work: () => Promise<void>) => {
     try {
       await work();

@@ -7,16 +7,23 @@
  *   kept       {"f": fingerprint, "s": status, "b": body}, expiring after IDEMPOTENCY_TTL_S.
  * Completing and releasing compare the stored value with the holder's own claim first (a Lua
  * script), so a claim that expired and was taken over is never overwritten or deleted.
+ * A kept answer must survive a failover (a retry after it is answered from it, not run again): with
+ * replicas wanted (REDIS_WAIT_REPLICAS), WAIT follows the write in the same pipeline, on the same
+ * connection (replica-ack.ts): one round trip, as without it.
  * Every operation throws on a Redis failure; fallback-idempotency-store.ts decides what then.
  */
 import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared-state/redis-connection.ts';
+import { noReplicaAcks, type ReplicaAcks } from '../shared-state/replica-ack.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
 import { DELETE_IF_OWNED, REPLACE_IF_OWNED, redisScript } from '../shared-state/redis-script.ts';
 import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer, PreparedClaim } from './idempotency-store.ts';
 
 export interface RedisIdempotencyOptions {
-  readonly client: Redis;
+  readonly client: RedisClient;
   readonly ttlSeconds: number;
+  /** WAIT after a kept answer is written (default: none). */
+  readonly replicaAcks?: ReplicaAcks;
   readonly claimMs: number;
   /** Key namespace, so that several services can share one Redis. */
   readonly keyPrefix?: string;
@@ -48,12 +55,31 @@ export interface RedisIdempotencyStore extends IdempotencyStore {
   prepare(scope: string, fingerprint: string): PreparedClaim;
 }
 
+const COMPLETE_SCRIPT = 'idempotencyComplete';
+
 export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): RedisIdempotencyStore {
   const { client } = options;
   const prefix = options.keyPrefix ?? 'chat-adapter:idempotency:';
   const ttlMs = options.ttlSeconds * 1000;
-  const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, REPLACE_IF_OWNED);
-  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, DELETE_IF_OWNED);
+  const acks = options.replicaAcks ?? noReplicaAcks;
+  // redis-script.ts defines the command on either client class (both have defineCommand).
+  const replaceIfOwned = redisScript(client as Redis, COMPLETE_SCRIPT, 1, REPLACE_IF_OWNED);
+  const deleteIfOwned = redisScript(client as Redis, 'idempotencyRelease', 1, DELETE_IF_OWNED);
+  /** The kept answer's write, followed in the same round trip by WAIT when replicas are wanted. */
+  const keep = async (key: string, args: readonly (string | number)[]): Promise<void> => {
+    if (acks.wait.replicas === 0) {
+      await replaceIfOwned([key], args);
+      return;
+    }
+    const pipeline = client.pipeline();
+    (pipeline as unknown as Record<string, (...a: (string | number)[]) => unknown>)[COMPLETE_SCRIPT]!(key, ...args);
+    acks.append(pipeline);
+    const results = await pipeline.exec();
+    const written = results?.[0];
+    if (written === undefined) throw new Error('idempotency answer not written: no reply');
+    if (written[0] !== null) throw written[0];
+    acks.settle(results, 'idempotency');
+  };
 
   function prepare(scope: string, fingerprint: string): PreparedClaim {
     const key = prefix + scope;
@@ -66,7 +92,7 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
         outcome: 'claimed',
         async complete(answer: KeptAnswer) {
           const kept = JSON.stringify({ f: fingerprint, s: answer.status, b: answer.body });
-          await replaceIfOwned([key], [mine, kept, ttlMs]);
+          await keep(key, [mine, kept, ttlMs]);
         },
         async release() {
           await deleteIfOwned([key], [mine]);
