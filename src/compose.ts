@@ -275,7 +275,9 @@ export async function composeService(config: Config, logger: PinoLogger, options
   });
   const metrics = createMetrics();
   // Writes that must survive a failover wait for REDIS_WAIT_REPLICAS replicas (docs/operations.md#what-a-failover-costs).
-  const replicaAcks = config.redis === undefined ? undefined : createReplicaAcks(config.redis.wait, createReplicationEvents(metrics.registry, logger));
+  // The counter is served without Redis too (at 0), so its alert's query always finds it.
+  const replicationEvents = createReplicationEvents(metrics.registry, logger);
+  const replicaAcks = config.redis === undefined ? undefined : createReplicaAcks(config.redis.wait, replicationEvents);
   const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, replicaAcks);
   const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics, replicaAcks);
   if (config.callerKeys === undefined && config.environment !== 'local') {

@@ -1,5 +1,5 @@
 /**
- * Which Redis the configuration points at (docs/configuration.md#redis, docs/operations.md#redis-topologies):
+ * Which Redis the configuration points at (docs/configuration.md#shared-state-and-the-handoff-outbox, docs/operations.md#redis-topologies):
  * one node, Sentinel or Cluster, with their credentials, TLS and replica acknowledgements, and a
  * clear start-up error for every setting that does not fit together.
  */
