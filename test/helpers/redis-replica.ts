@@ -5,6 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
@@ -23,9 +26,11 @@ export async function startTestReplica(primaryPort: number): Promise<TestReplica
   const provided = inject('redisServer');
   if ('error' in provided) throw new Error(provided.error);
   const port = await freePort();
+  // A replica writes the primary's snapshot to its directory at the first sync: a temporary one.
+  const dir = mkdtempSync(join(tmpdir(), 'redis-replica-'));
   const child: ChildProcess = spawn(
     provided.command,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--replicaof', '127.0.0.1', String(primaryPort)],
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--replicaof', '127.0.0.1', String(primaryPort)],
     { stdio: 'ignore', env: { ...process.env, ...provided.env } },
   );
   const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => 100 });
@@ -33,11 +38,13 @@ export async function startTestReplica(primaryPort: number): Promise<TestReplica
   client.on('error', () => {});
   const stop = async () => {
     client.disconnect();
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGCONT');
-    child.kill('SIGKILL');
-    await exited;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
   };
   for (let i = 0; i < 100; i += 1) {
     const info = await client.info('replication').catch(() => '');
