@@ -206,6 +206,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     requestTimeoutMs: config.requestTimeoutMs,
     maxKeys: config.idempotencyMaxKeys,
     maxBytes: config.idempotencyMaxBytes,
+    observeRedis: requestMetrics.observeRedisCall,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('idempotency');
@@ -214,14 +215,14 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     },
   });
   const turns = createSessionTurns({
-    // The session turns' scripts (src/turns/) take a single-node or Sentinel client until they are laid out per hash slot.
-    redis: redis as NonNullable<Parameters<typeof createSessionTurns>[0]>['redis'],
+    redis,
     sessionTtlSeconds: config.cacheTtlSeconds,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('turns');
         logger.warn({ operation, reason: err.message }, 'session turn queue unavailable; this request keeps in-process order only (and rate limits kept per instance)');
       },
+      redisCall: requestMetrics.observeRedisCall,
       leaseExpired: () => {
         requestMetrics.countLeaseExpired();
         logger.warn({}, 'a session turn outlived its lease');

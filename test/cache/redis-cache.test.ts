@@ -67,7 +67,7 @@ describe('redis session cache', () => {
     const { cache, errors } = await connected({ ttlSeconds: 60, keyPrefix });
     const key = newKey();
     await cache.recordTurn(key, turn(1));
-    const [messagesKey] = await raw.keys(`${keyPrefix}*:m`);
+    const [messagesKey] = await raw.keys(`${keyPrefix}*:messages`);
     await raw.rpush(messagesKey!, '{not json');
     expect(await cache.get(key)).toBeUndefined();
     expect(errors.map((e) => e.operation)).toEqual(['get']);
