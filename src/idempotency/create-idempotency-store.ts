@@ -1,5 +1,5 @@
 /**
- * Picks the idempotency store (docs/api.md#idempotency): in-process without REDIS_URL; with it, Redis, and
+ * Picks the idempotency store (docs/api.md#idempotency): in-process without a Redis configured; with one, Redis, and
  * for a request during which Redis cannot be reached, the in-process store (docs/api.md#when-a-party-fails: a
  * Redis fault never fails a chat). Such a request is then idempotent on this instance only; a
  * retry elsewhere runs again and still stores nothing twice (the same clientMessageKey).
