@@ -1,10 +1,11 @@
 /**
- * Picks the idempotency store (docs/api.md#idempotency): in-process without REDIS_URL; with it, Redis, and
+ * Picks the idempotency store (docs/api.md#idempotency): in-process without a Redis configured; with one, Redis, and
  * for a request during which Redis cannot be reached, the in-process store (docs/api.md#when-a-party-fails: a
  * Redis fault never fails a chat). Such a request is then idempotent on this instance only; a
  * retry elsewhere runs again and still stores nothing twice (the same clientMessageKey).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared-state/redis-connection.ts';
+import type { ReplicaAcks } from '../shared-state/replica-ack.ts';
 import {
   silentIdempotencyEvents, toError,
   type Claim, type HeldClaim, type IdempotencyStore, type IdempotencyStoreEvents, type PreparedClaim,
@@ -19,8 +20,10 @@ export const DEFAULT_IDEMPOTENCY_MAX_KEYS = 20_000;
 export const CLAIM_MARGIN_MS = 5_000;
 
 export interface IdempotencyStoreConfig {
-  /** The shared connection when REDIS_URL is set. */
-  readonly redis?: Redis | undefined;
+  /** The shared connection when a Redis is configured (any topology). */
+  readonly redis?: RedisClient | undefined;
+  /** A kept answer is acknowledged by this many replicas before the chat ends (REDIS_WAIT_REPLICAS). */
+  readonly replicaAcks?: ReplicaAcks;
   readonly ttlSeconds: number;
   /** REQUEST_TIMEOUT_MS: a claim expires after it plus CLAIM_MARGIN_MS. */
   readonly requestTimeoutMs: number;
@@ -48,7 +51,13 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
   if (config.redis === undefined) return { local, claim: (scope, fingerprint) => local.claim(scope, fingerprint), close: () => local.close() };
 
   const events = config.events ?? silentIdempotencyEvents;
-  const shared = createRedisIdempotencyStore({ client: config.redis, ttlSeconds: config.ttlSeconds, claimMs, observe: config.observeRedis });
+  const shared = createRedisIdempotencyStore({
+    client: config.redis,
+    ttlSeconds: config.ttlSeconds,
+    claimMs,
+    observe: config.observeRedis,
+    ...(config.replicaAcks === undefined ? {} : { replicaAcks: config.replicaAcks }),
+  });
   const quietly = async (operation: string, work: () => Promise<void>) => {
     try {
       await work();

@@ -1,5 +1,5 @@
 /**
- * The idempotency store in Redis (REDIS_URL): any instance replays an answer kept by another, and
+ * The idempotency store in Redis (any topology): any instance replays an answer kept by another, and
  * the claim is atomic (`SET key value NX PX`), so two instances never both run the same key.
  * One key per record, `<prefix><scope>`, holding JSON:
  *   in flight  {"f": fingerprint, "t": random token}, expiring after the claim time (the request
@@ -7,17 +7,23 @@
  *   kept       {"f": fingerprint, "s": status, "b": body}, expiring after IDEMPOTENCY_TTL_S.
  * Completing and releasing compare the stored value with the holder's own claim first (a Lua
  * script), so a claim that expired and was taken over is never overwritten or deleted.
+ * A kept answer must survive a failover (a retry after it is answered from it, not run again): with
+ * replicas wanted (REDIS_WAIT_REPLICAS), WAIT follows the write in the same pipeline, on the same
+ * connection (replica-ack.ts): one round trip, as without it.
  * Every operation throws on a Redis failure; fallback-idempotency-store.ts decides what then.
  */
-import type { Cluster, Redis } from 'ioredis';
 import { readLuaFile } from '../shared-state/lua-file.ts';
+import type { RedisClient } from '../shared-state/redis-connection.ts';
+import { noReplicaAcks, type ReplicaAcks } from '../shared-state/replica-ack.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
 import { redisScript, type ScriptObserver } from '../shared-state/redis-script.ts';
 import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer, PreparedClaim } from './idempotency-store.ts';
 
 export interface RedisIdempotencyOptions {
-  readonly client: Redis | Cluster;
+  readonly client: RedisClient;
   readonly ttlSeconds: number;
+  /** WAIT after a kept answer is written (default: none). */
+  readonly replicaAcks?: ReplicaAcks;
   readonly claimMs: number;
   /** Key namespace, so that several services can share one Redis. */
   readonly keyPrefix?: string;
@@ -56,14 +62,37 @@ export interface RedisIdempotencyStore extends IdempotencyStore {
 const LUA_DIR = new URL('./lua/', import.meta.url).pathname;
 /** The store's scripts, by name (tests name what Redis saw by them). */
 export const IDEMPOTENCY_SCRIPTS = { claim: readLuaFile(LUA_DIR, 'claim'), complete: readLuaFile(LUA_DIR, 'complete'), release: readLuaFile(LUA_DIR, 'release') } as const;
+const COMPLETE_SCRIPT = 'idempotencyComplete';
 
 export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): RedisIdempotencyStore {
   const { client } = options;
   const prefix = options.keyPrefix ?? 'chat-adapter:idempotency:';
   const ttlMs = options.ttlSeconds * 1000;
+  const acks = options.replicaAcks ?? noReplicaAcks;
   const claimKey = redisScript(client, 'idempotencyClaim', 1, IDEMPOTENCY_SCRIPTS.claim, options.observe);
-  const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, IDEMPOTENCY_SCRIPTS.complete, options.observe);
+  const replaceIfOwned = redisScript(client, COMPLETE_SCRIPT, 1, IDEMPOTENCY_SCRIPTS.complete, options.observe);
   const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, IDEMPOTENCY_SCRIPTS.release, options.observe);
+  /** The kept answer's write, followed in the same round trip by WAIT when replicas are wanted. */
+  const keep = async (key: string, args: readonly (string | number)[]): Promise<void> => {
+    if (acks.wait.replicas === 0) {
+      await replaceIfOwned([key], args);
+      return;
+    }
+    // The script defined by redisScript is a pipeline command too; the pipeline reaches the key's node.
+    const pipeline = client.pipeline();
+    (pipeline as unknown as Record<string, (...a: (string | number)[]) => unknown>)[COMPLETE_SCRIPT]!(key, ...args);
+    acks.append(pipeline);
+    const started = performance.now();
+    const results = await pipeline.exec().catch((err: unknown) => {
+      options.observe?.(COMPLETE_SCRIPT, (performance.now() - started) / 1000, false);
+      throw err;
+    });
+    const written = results?.[0];
+    options.observe?.(COMPLETE_SCRIPT, (performance.now() - started) / 1000, written !== undefined && written[0] === null);
+    if (written === undefined) throw new Error('idempotency answer not written: no reply');
+    if (written[0] !== null) throw written[0];
+    acks.settle(results, 'idempotency');
+  };
 
   function prepare(scope: string, fingerprint: string): PreparedClaim {
     const key = prefix + scope;
@@ -76,7 +105,7 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
         outcome: 'claimed',
         async complete(answer: KeptAnswer) {
           const kept = JSON.stringify({ f: fingerprint, s: answer.status, b: answer.body });
-          await replaceIfOwned([key], [mine, kept, ttlMs]);
+          await keep(key, [mine, kept, ttlMs]);
         },
         async release() {
           await deleteIfOwned([key], [mine]);
