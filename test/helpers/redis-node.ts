@@ -1,0 +1,154 @@
+/**
+ * The parts test/helpers/redis-cluster.ts and redis-sentinel.ts share: the Redis programs of this
+ * run (REDIS_FLAVOUR, found by test/support/global-setup.ts), one server process on a loopback
+ * port that can be killed (SIGKILL) and started again on the same port and folder, and one-shot
+ * admin commands over a connection of their own.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { inject } from 'vitest';
+import type { RedisFlavour } from '../support/redis-binary.ts';
+import { freePort } from '../support/free-port.ts';
+import { redisAnswersPing } from '../support/redis-ping.ts';
+
+export type { RedisFlavour };
+
+/** A node's address as ioredis takes it (`new Redis.Cluster([...])`, `sentinels: [...]`). */
+export interface RedisAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+export const LOOPBACK = '127.0.0.1';
+
+export interface RedisPrograms {
+  readonly flavour: RedisFlavour;
+  readonly command: string;
+  readonly cli: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly version: string;
+}
+
+/** The programs of this run; `flavour`, when given, must be the run's (REDIS_FLAVOUR picks it). */
+export function redisPrograms(flavour?: RedisFlavour): RedisPrograms {
+  const provided = inject('redisServer');
+  // The one line saying what to install; the Redis tests fail with it, they never skip.
+  if ('error' in provided) throw new Error(provided.error);
+  if (flavour !== undefined && flavour !== provided.flavour) {
+    throw new Error(`this run provides ${provided.flavour}, not ${flavour}: run it with REDIS_FLAVOUR=${flavour}`);
+  }
+  return provided;
+}
+
+/** `count` distinct loopback ports, free when asked. */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+/** Polls `probe` every 50 ms until it returns something other than undefined; throws after `ms`. */
+export async function pollUntil<T>(probe: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
+  const end = Date.now() + ms;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > end) {
+      const why = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`timed out after ${ms} ms waiting for ${what}${why}`);
+    }
+    await sleep(50);
+  }
+}
+
+/** One command on a connection of its own (RESP2, so replies are plain strings and arrays). */
+export async function adminCall(port: number, command: string, ...args: Array<string | number>): Promise<unknown> {
+  const client = new Redis({
+    host: LOOPBACK,
+    port,
+    protocol: 2,
+    lazyConnect: true,
+    connectTimeout: 1000,
+    commandTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    enableReadyCheck: false,
+    retryStrategy: () => null,
+  });
+  client.on('error', () => {
+    // Reported by the rejected call below.
+  });
+  try {
+    await client.connect();
+    return await client.call(command, ...args);
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** `field:value` lines of an INFO or CLUSTER INFO answer. */
+export function infoFields(text: unknown): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const line of String(text).split('\r\n')) {
+    const at = line.indexOf(':');
+    if (at > 0) fields.set(line.slice(0, at), line.slice(at + 1));
+  }
+  return fields;
+}
+
+/** The ROLE answer's first word: `master`, `slave` (a replica) or `sentinel`. */
+export async function roleOf(port: number): Promise<string> {
+  const role = (await adminCall(port, 'ROLE')) as unknown[];
+  return String(role[0]);
+}
+
+/** One server process: `args` are its command line after the program (a config file first, if any). */
+export interface RedisNodeProcess {
+  readonly port: number;
+  readonly running: boolean;
+  start(): Promise<void>;
+  /** SIGKILL, as a crashed host or OOM kill: no goodbye to clients, replicas or the cluster. */
+  kill(): Promise<void>;
+}
+
+export function redisNodeProcess(programs: RedisPrograms, port: number, dir: string, args: readonly string[]): RedisNodeProcess {
+  let child: ChildProcess | undefined;
+  const logFile = join(dir, 'redis.log');
+  const logTail = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-5).join(' | ') : 'no log');
+  return {
+    port,
+    get running() {
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    async start() {
+      let spawnError: Error | undefined;
+      child = spawn(programs.command, [...args, '--logfile', logFile], { cwd: dir, stdio: 'ignore', env: { ...process.env, ...programs.env } });
+      child.on('error', (err) => {
+        spawnError = err;
+      });
+      for (let i = 0; i < 200; i += 1) {
+        if (await redisAnswersPing(port)) return;
+        if (spawnError !== undefined || child.exitCode !== null) break;
+        await sleep(50);
+      }
+      throw new Error(`${programs.command} did not answer on port ${port}: ${spawnError?.message ?? logTail()}`);
+    },
+    async kill() {
+      const running = child;
+      child = undefined;
+      if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
+      const exited = once(running, 'exit');
+      running.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

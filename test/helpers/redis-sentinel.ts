@@ -1,0 +1,184 @@
+/**
+ * A real Sentinel set for tests: one primary, one replica (`--replicaof`) and three sentinels
+ * (`<server> <conf> --sentinel`, quorum 2) on free loopback ports, with a short
+ * down-after-milliseconds so that a killed primary is replaced in a few seconds. The flavour
+ * (Redis or Valkey) is the run's: REDIS_FLAVOUR, see test/support/global-setup.ts.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  adminCall,
+  freePorts,
+  infoFields,
+  LOOPBACK,
+  pollUntil,
+  redisNodeProcess,
+  redisPrograms,
+  roleOf,
+  type RedisAddress,
+  type RedisFlavour,
+  type RedisNodeProcess,
+} from './redis-node.ts';
+
+export type { RedisAddress, RedisFlavour };
+
+export interface TestRedisSentinelOptions {
+  /** Must be the run's flavour when given (REDIS_FLAVOUR); the run's by default. */
+  readonly flavour?: RedisFlavour;
+  /** The master name the sentinels monitor. Default `chat-adapter`. */
+  readonly name?: string;
+  /** `down-after-milliseconds`: how long a silent primary takes to be judged down. Default 1000. */
+  readonly downAfterMs?: number;
+  /** `failover-timeout`. Default 3000. */
+  readonly failoverTimeoutMs?: number;
+}
+
+/** The primary after a failover, and ms from the kill until every live sentinel named it. */
+export interface Failover extends RedisAddress {
+  readonly ms: number;
+}
+
+export interface TestRedisSentinel {
+  readonly flavour: RedisFlavour;
+  /** The server's `--version` line. */
+  readonly version: string;
+  /** The master name (ioredis `name`, REDIS_SENTINEL_NAME). */
+  readonly name: string;
+  /** The three sentinels (ioredis `sentinels`). */
+  readonly sentinels: readonly RedisAddress[];
+  /** The same as `host:port` strings. */
+  readonly sentinelAddresses: readonly string[];
+  /** The two data nodes as started: [first primary, first replica]. */
+  readonly dataNodes: readonly RedisAddress[];
+  /** The primary the sentinels name now. */
+  primary(): Promise<RedisAddress>;
+  /** SIGKILL the primary the sentinels name now; returns its address. */
+  killPrimary(): Promise<RedisAddress>;
+  /** Until every live sentinel names a primary other than the killed one, and that node answers ROLE master. */
+  waitForFailover(timeoutMs?: number): Promise<Failover>;
+  /** Starts a killed data node again on its port (the sentinels turn a former primary into a replica). */
+  startNode(port: number): Promise<void>;
+  /** SIGKILL every process and delete their folders. */
+  stop(): Promise<void>;
+}
+
+function dataArgs(port: number, replicaOf?: number): string[] {
+  const replica = replicaOf === undefined ? [] : ['--replicaof', LOOPBACK, String(replicaOf)];
+  // A replica's first full sync starts at once, not after the default 5 s wait for more replicas.
+  return ['--port', String(port), '--bind', LOOPBACK, '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', ...replica];
+}
+
+/** A sentinel rewrites its configuration file, so each has one of its own. */
+function sentinelConfig(dir: string, port: number, name: string, primaryPort: number, options: TestRedisSentinelOptions): string {
+  const file = join(dir, 'sentinel.conf');
+  const lines = [
+    `port ${port}`,
+    `bind ${LOOPBACK}`,
+    `dir ${dir}`,
+    `sentinel monitor ${name} ${LOOPBACK} ${primaryPort} 2`,
+    `sentinel down-after-milliseconds ${name} ${options.downAfterMs ?? 1000}`,
+    `sentinel failover-timeout ${name} ${options.failoverTimeoutMs ?? 3000}`,
+    `sentinel parallel-syncs ${name} 1`,
+  ];
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+/** SENTINEL MASTER's flat [field, value, ...] answer as a map. */
+async function sentinelMaster(port: number, name: string): Promise<Map<string, string>> {
+  const flat = (await adminCall(port, 'SENTINEL', 'MASTER', name)) as string[];
+  const fields = new Map<string, string>();
+  for (let i = 0; i + 1 < flat.length; i += 2) fields.set(String(flat[i]), String(flat[i + 1]));
+  return fields;
+}
+
+async function namedPrimary(sentinelPort: number, name: string): Promise<RedisAddress> {
+  const [host, port] = (await adminCall(sentinelPort, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name)) as [string, string];
+  return { host, port: Number(port) };
+}
+
+/** Every sentinel knows the primary, its replica and the two other sentinels; the replica is in sync. */
+async function setComplete(sentinelPorts: readonly number[], replicaPort: number, name: string): Promise<boolean> {
+  for (const port of sentinelPorts) {
+    const master = await sentinelMaster(port, name);
+    if (master.get('flags') !== 'master' || master.get('num-slaves') !== '1' || master.get('num-other-sentinels') !== '2') return false;
+  }
+  const info = infoFields(await adminCall(replicaPort, 'INFO', 'replication'));
+  return info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0';
+}
+
+export async function startTestRedisSentinel(options: TestRedisSentinelOptions = {}): Promise<TestRedisSentinel> {
+  const programs = redisPrograms(options.flavour);
+  const name = options.name ?? 'chat-adapter';
+  const [primaryPort, replicaPort, ...sentinelPorts] = await freePorts(5);
+  const root = mkdtempSync(join(tmpdir(), `chat-adapter-${programs.flavour}-sentinel-`));
+  const folder = (port: number) => {
+    const dir = join(root, String(port));
+    mkdirSync(dir);
+    return dir;
+  };
+  const data = new Map<number, RedisNodeProcess>([
+    [primaryPort!, redisNodeProcess(programs, primaryPort!, folder(primaryPort!), dataArgs(primaryPort!))],
+    [replicaPort!, redisNodeProcess(programs, replicaPort!, folder(replicaPort!), dataArgs(replicaPort!, primaryPort!))],
+  ]);
+  const sentinels = sentinelPorts.map((port) => {
+    const dir = folder(port);
+    return redisNodeProcess(programs, port, dir, [sentinelConfig(dir, port, name, primaryPort!, options), '--sentinel']);
+  });
+  const everything = [...data.values(), ...sentinels];
+  const stop = async () => {
+    await Promise.all(everything.map((p) => p.kill()));
+    rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await Promise.all([...data.values()].map((p) => p.start()));
+    await Promise.all(sentinels.map((p) => p.start()));
+    await pollUntil(async () => ((await setComplete(sentinelPorts, replicaPort!, name)) ? true : undefined), 60_000, 'the sentinels to know the primary, its replica and each other');
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  let lastKill: { port: number; at: number } | undefined;
+  const liveSentinels = () => sentinels.filter((s) => s.running).map((s) => s.port);
+  const handle: TestRedisSentinel = {
+    flavour: programs.flavour,
+    version: programs.version,
+    name,
+    sentinels: sentinelPorts.map((port) => ({ host: LOOPBACK, port })),
+    sentinelAddresses: sentinelPorts.map((port) => `${LOOPBACK}:${port}`),
+    dataNodes: [primaryPort!, replicaPort!].map((port) => ({ host: LOOPBACK, port })),
+    primary: () => namedPrimary(liveSentinels()[0]!, name),
+    async killPrimary() {
+      const primary = await handle.primary();
+      const node = data.get(primary.port);
+      if (node === undefined) throw new Error(`the sentinels name ${primary.host}:${primary.port}, not one of this set's nodes`);
+      await node.kill();
+      lastKill = { port: primary.port, at: performance.now() };
+      return primary;
+    },
+    async waitForFailover(timeoutMs = 30_000) {
+      const kill = lastKill;
+      if (kill === undefined) throw new Error('no primary was killed by killPrimary');
+      const promoted = await pollUntil(
+        async () => {
+          const named = await Promise.all(liveSentinels().map((port) => namedPrimary(port, name)));
+          const first = named[0];
+          if (first === undefined || first.port === kill.port || named.some((n) => n.port !== first.port)) return undefined;
+          return (await roleOf(first.port)) === 'master' ? first : undefined;
+        },
+        timeoutMs,
+        `the sentinels to name a new primary instead of port ${kill.port}`,
+      );
+      return { ...promoted, ms: Math.round(performance.now() - kill.at) };
+    },
+    async startNode(port) {
+      const node = data.get(port);
+      if (node === undefined) throw new Error(`no data node on port ${port}`);
+      await node.start();
+    },
+    stop,
+  };
+  return handle;
+}
