@@ -2,7 +2,8 @@
  * A real Redis Cluster for tests: `primaries` primaries with `replicasPerPrimary` replicas each, on
  * free loopback ports (`--cluster-enabled yes`, made one cluster by `redis-cli --cluster create`),
  * with a short node timeout so that a killed primary's replica takes over in a second or two.
- * The flavour (Redis or Valkey) is the run's: REDIS_FLAVOUR, see test/support/global-setup.ts.
+ * The flavour (Redis or Valkey) is the run's (REDIS_FLAVOUR, see test/support/global-setup.ts), or a
+ * script passes the programs it found (test/support/redis-binary.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +17,7 @@ import {
   LOOPBACK,
   pollUntil,
   redisNodeProcess,
-  redisPrograms,
+  programsFor,
   roleOf,
   type RedisAddress,
   type RedisFlavour,
@@ -24,7 +25,7 @@ import {
   type RedisPrograms,
 } from './redis-node.ts';
 
-export type { RedisAddress, RedisFlavour };
+export type { RedisAddress, RedisFlavour, RedisPrograms };
 
 const run = promisify(execFile);
 const SLOTS = 16_384;
@@ -36,6 +37,8 @@ export interface TestRedisClusterOptions {
   readonly replicasPerPrimary?: number;
   /** Must be the run's flavour when given (REDIS_FLAVOUR); the run's by default. */
   readonly flavour?: RedisFlavour;
+  /** The programs to start, for a script outside vitest; a test run's own by default. */
+  readonly programs?: RedisPrograms;
   /** `cluster-node-timeout`: how long a silent node takes to be failed over. Default 1000 ms. */
   readonly nodeTimeoutMs?: number;
   /** AOF (`appendfsync everysec`) on every node; off by default (replication is what is tested). */
@@ -155,7 +158,7 @@ async function createCluster(programs: RedisPrograms, ports: readonly number[], 
 export async function startTestRedisCluster(options: TestRedisClusterOptions = {}): Promise<TestRedisCluster> {
   const primaries = options.primaries ?? 3;
   const replicasPerPrimary = options.replicasPerPrimary ?? 1;
-  const programs = redisPrograms(options.flavour);
+  const programs = await programsFor(options.programs, options.flavour);
   const total = primaries * (1 + replicasPerPrimary);
   const allPorts = await freePorts(total * 2);
   const ports = allPorts.slice(0, total);

@@ -1,8 +1,8 @@
 /**
- * The parts test/helpers/redis-cluster.ts and redis-sentinel.ts share: the Redis programs of this
- * run (REDIS_FLAVOUR, found by test/support/global-setup.ts), one server process on a loopback
- * port that can be killed (SIGKILL) and started again on the same port and folder, and one-shot
- * admin commands over a connection of their own.
+ * The parts test/helpers/redis-cluster.ts and redis-sentinel.ts share: one server process on a
+ * loopback port that can be killed (SIGKILL) and started again on the same port and folder, and
+ * one-shot admin commands over a connection of their own. Free of vitest, like the two helpers, so
+ * that the benchmark (scripts/bench/) can start the same topologies.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -10,7 +10,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { inject } from 'vitest';
 import type { RedisFlavour } from '../support/redis-binary.ts';
 import { freePort } from '../support/free-port.ts';
 import { redisAnswersPing } from '../support/redis-ping.ts';
@@ -25,6 +24,7 @@ export interface RedisAddress {
 
 export const LOOPBACK = '127.0.0.1';
 
+/** How to start the server and its client (test/support/redis-binary.ts's RedisBinary fits). */
 export interface RedisPrograms {
   readonly flavour: RedisFlavour;
   readonly command: string;
@@ -33,15 +33,18 @@ export interface RedisPrograms {
   readonly version: string;
 }
 
-/** The programs of this run; `flavour`, when given, must be the run's (REDIS_FLAVOUR picks it). */
-export function redisPrograms(flavour?: RedisFlavour): RedisPrograms {
-  const provided = inject('redisServer');
-  // The one line saying what to install; the Redis tests fail with it, they never skip.
-  if ('error' in provided) throw new Error(provided.error);
-  if (flavour !== undefined && flavour !== provided.flavour) {
-    throw new Error(`this run provides ${provided.flavour}, not ${flavour}: run it with REDIS_FLAVOUR=${flavour}`);
+/**
+ * `programs` when given (a script outside vitest: test/support/redis-binary.ts's locateRedisServer),
+ * else this test run's (REDIS_FLAVOUR), which `flavour`, when given, must match.
+ */
+export async function programsFor(programs: RedisPrograms | undefined, flavour: RedisFlavour | undefined): Promise<RedisPrograms> {
+  if (programs !== undefined) {
+    if (flavour !== undefined && flavour !== programs.flavour) throw new Error(`the programs given are ${programs.flavour}, not ${flavour}`);
+    return programs;
   }
-  return provided;
+  // Loaded only then: vitest's inject() exists inside a test run, not in a script.
+  const { redisPrograms } = await import('./redis-programs.ts');
+  return redisPrograms(flavour);
 }
 
 /** `count` distinct loopback ports, free when asked. */

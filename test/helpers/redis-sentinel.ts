@@ -2,7 +2,8 @@
  * A real Sentinel set for tests: one primary, one replica (`--replicaof`) and three sentinels
  * (`<server> <conf> --sentinel`, quorum 2) on free loopback ports, with a short
  * down-after-milliseconds so that a killed primary is replaced in a few seconds. The flavour
- * (Redis or Valkey) is the run's: REDIS_FLAVOUR, see test/support/global-setup.ts.
+ * (Redis or Valkey) is the run's (REDIS_FLAVOUR, see test/support/global-setup.ts), or a script
+ * passes the programs it found (test/support/redis-binary.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,18 +15,21 @@ import {
   LOOPBACK,
   pollUntil,
   redisNodeProcess,
-  redisPrograms,
+  programsFor,
   roleOf,
   type RedisAddress,
   type RedisFlavour,
   type RedisNodeProcess,
+  type RedisPrograms,
 } from './redis-node.ts';
 
-export type { RedisAddress, RedisFlavour };
+export type { RedisAddress, RedisFlavour, RedisPrograms };
 
 export interface TestRedisSentinelOptions {
   /** Must be the run's flavour when given (REDIS_FLAVOUR); the run's by default. */
   readonly flavour?: RedisFlavour;
+  /** The programs to start, for a script outside vitest; a test run's own by default. */
+  readonly programs?: RedisPrograms;
   /** The master name the sentinels monitor. Default `chat-adapter`. */
   readonly name?: string;
   /** `down-after-milliseconds`: how long a silent primary takes to be judged down. Default 1000. */
@@ -98,18 +102,22 @@ async function namedPrimary(sentinelPort: number, name: string): Promise<RedisAd
   return { host, port: Number(port) };
 }
 
+async function replicaInSync(replicaPort: number): Promise<boolean> {
+  const info = infoFields(await adminCall(replicaPort, 'INFO', 'replication'));
+  return info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0';
+}
+
 /** Every sentinel knows the primary, its replica and the two other sentinels; the replica is in sync. */
 async function setComplete(sentinelPorts: readonly number[], replicaPort: number, name: string): Promise<boolean> {
   for (const port of sentinelPorts) {
     const master = await sentinelMaster(port, name);
     if (master.get('flags') !== 'master' || master.get('num-slaves') !== '1' || master.get('num-other-sentinels') !== '2') return false;
   }
-  const info = infoFields(await adminCall(replicaPort, 'INFO', 'replication'));
-  return info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0';
+  return replicaInSync(replicaPort);
 }
 
 export async function startTestRedisSentinel(options: TestRedisSentinelOptions = {}): Promise<TestRedisSentinel> {
-  const programs = redisPrograms(options.flavour);
+  const programs = await programsFor(options.programs, options.flavour);
   const name = options.name ?? 'chat-adapter';
   const [primaryPort, replicaPort, ...sentinelPorts] = await freePorts(5);
   const root = mkdtempSync(join(tmpdir(), `chat-adapter-${programs.flavour}-sentinel-`));
@@ -133,6 +141,8 @@ export async function startTestRedisSentinel(options: TestRedisSentinelOptions =
   };
   try {
     await Promise.all([...data.values()].map((p) => p.start()));
+    // Sentinels first see replicas in the primary's INFO, asked at once and then every 10 s: start them once the replica is there.
+    await pollUntil(async () => ((await replicaInSync(replicaPort!)) ? true : undefined), 60_000, 'the replica to sync with the primary');
     await Promise.all(sentinels.map((p) => p.start()));
     await pollUntil(async () => ((await setComplete(sentinelPorts, replicaPort!, name)) ? true : undefined), 60_000, 'the sentinels to know the primary, its replica and each other');
   } catch (err) {

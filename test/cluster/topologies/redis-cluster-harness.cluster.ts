@@ -7,7 +7,8 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedisCluster, type TestRedisCluster } from '../../helpers/redis-cluster.ts';
-import { adminCall, redisPrograms } from '../../helpers/redis-node.ts';
+import { adminCall } from '../../helpers/redis-node.ts';
+import { redisPrograms } from '../../helpers/redis-programs.ts';
 import { record } from '../figures.ts';
 
 const KEYS = 120;

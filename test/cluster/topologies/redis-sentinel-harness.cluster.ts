@@ -6,7 +6,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, pollUntil, redisPrograms, roleOf } from '../../helpers/redis-node.ts';
+import { adminCall, pollUntil, roleOf } from '../../helpers/redis-node.ts';
+import { redisPrograms } from '../../helpers/redis-programs.ts';
 import { startTestRedisSentinel, type TestRedisSentinel } from '../../helpers/redis-sentinel.ts';
 import { record } from '../figures.ts';
 
