@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
-  adminCall,
+  adminCaller,
+  type AdminCall,
   freePorts,
   infoFields,
   LOOPBACK,
@@ -25,7 +26,7 @@ import {
   type RedisPrograms,
 } from './redis-node.ts';
 
-export type { RedisAddress, RedisFlavour, RedisPrograms };
+export type { AdminCall, RedisAddress, RedisFlavour, RedisPrograms };
 
 const run = promisify(execFile);
 const SLOTS = 16_384;
@@ -43,12 +44,16 @@ export interface TestRedisClusterOptions {
   readonly nodeTimeoutMs?: number;
   /** AOF (`appendfsync everysec`) on every node; off by default (replication is what is tested). */
   readonly appendonly?: boolean;
+  /** `requirepass` (and `masterauth`) on every node; none by default. */
+  readonly password?: string;
 }
 
 /** A replica that took over: its port, and ms from the kill of its primary until the cluster was whole again. */
 export interface Promotion {
   readonly port: number;
   readonly ms: number;
+  /** performance.now() when the promotion was seen (to compare with a test's own timings). */
+  readonly at: number;
 }
 
 export interface TestRedisCluster {
@@ -59,6 +64,8 @@ export interface TestRedisCluster {
   readonly nodes: readonly RedisAddress[];
   /** The same as `host:port` strings. */
   readonly addresses: readonly string[];
+  /** One command to one node (with the password, if any), on a connection of its own. */
+  readonly adminCall: AdminCall;
   /** The port of the primary that owns `key`'s hash slot now. */
   primaryForKey(key: string): Promise<number>;
   /** The ports of the primaries now (those that own slots). */
@@ -78,14 +85,15 @@ export interface TestRedisCluster {
   stop(): Promise<void>;
 }
 
-function nodeArgs(port: number, busPort: number, nodeTimeoutMs: number, appendonly: boolean): string[] {
-  const persistence = appendonly ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no'];
+function nodeArgs(port: number, busPort: number, options: TestRedisClusterOptions): string[] {
+  const persistence = options.appendonly === true ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no'];
+  const auth = options.password === undefined ? [] : ['--requirepass', options.password, '--masterauth', options.password];
   return [
-    '--port', String(port), '--bind', LOOPBACK, '--save', '', ...persistence,
+    '--port', String(port), '--bind', LOOPBACK, '--save', '', ...persistence, ...auth,
     '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
     // Given, not port + 10000: a free port above 55535 has no bus port.
     '--cluster-port', String(busPort),
-    '--cluster-node-timeout', String(nodeTimeoutMs),
+    '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 1000),
     // A replica always stands for election, however long ago it last heard its primary (a loaded test machine).
     '--cluster-replica-validity-factor', '0',
     // A replica's first full sync starts at once, not after the default 5 s wait for more replicas.
@@ -102,8 +110,8 @@ interface NodeRow {
   readonly slots: readonly string[];
 }
 
-async function clusterNodes(port: number): Promise<NodeRow[]> {
-  const text = String(await adminCall(port, 'CLUSTER', 'NODES'));
+async function clusterNodes(call: AdminCall, port: number): Promise<NodeRow[]> {
+  const text = String(await call(port, 'CLUSTER', 'NODES'));
   return text.trim().split('\n').map((line) => {
     const [id = '', address = '', flags = '', master = '', , , , , ...slots] = line.trim().split(' ');
     return { id, port: Number(address.split('@')[0]?.split(':').at(-1)), flags: flags.split(','), master, slots };
@@ -111,42 +119,43 @@ async function clusterNodes(port: number): Promise<NodeRow[]> {
 }
 
 /** CLUSTER SLOTS as [first slot, last slot, primary port]. */
-async function slotOwners(port: number): Promise<Array<[number, number, number]>> {
-  const ranges = (await adminCall(port, 'CLUSTER', 'SLOTS')) as Array<[number, number, [string, number, ...unknown[]], ...unknown[]]>;
+async function slotOwners(call: AdminCall, port: number): Promise<Array<[number, number, number]>> {
+  const ranges = (await call(port, 'CLUSTER', 'SLOTS')) as Array<[number, number, [string, number, ...unknown[]], ...unknown[]]>;
   return ranges.map(([first, last, [, owner]]) => [Number(first), Number(last), Number(owner)]);
 }
 
 /** Every slot served, by live primaries only, as `port` sees it. */
-async function coverageOk(port: number, dead: ReadonlySet<number>): Promise<boolean> {
-  const info = infoFields(await adminCall(port, 'CLUSTER', 'INFO'));
+async function coverageOk(call: AdminCall, port: number, dead: ReadonlySet<number>): Promise<boolean> {
+  const info = infoFields(await call(port, 'CLUSTER', 'INFO'));
   if (info.get('cluster_state') !== 'ok' || info.get('cluster_slots_ok') !== String(SLOTS)) return false;
-  const owners = await slotOwners(port);
+  const owners = await slotOwners(call, port);
   const served = owners.reduce((n, [first, last]) => n + last - first + 1, 0);
   return served === SLOTS && owners.every(([, , owner]) => !dead.has(owner));
 }
 
-async function replicaInSync(port: number): Promise<boolean> {
-  const info = infoFields(await adminCall(port, 'INFO', 'replication'));
+async function replicaInSync(call: AdminCall, port: number): Promise<boolean> {
+  const info = infoFields(await call(port, 'INFO', 'replication'));
   return info.get('role') === 'slave' && info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0';
 }
 
 /** Every node agrees: all known, none failing, the expected primaries and replicas, replicas in sync. */
-async function wholeCluster(ports: readonly number[], primaries: number, replicas: number): Promise<boolean> {
+async function wholeCluster(call: AdminCall, ports: readonly number[], primaries: number, replicas: number): Promise<boolean> {
   for (const port of ports) {
-    if (!(await coverageOk(port, new Set()))) return false;
-    const rows = await clusterNodes(port);
+    if (!(await coverageOk(call, port, new Set()))) return false;
+    const rows = await clusterNodes(call, port);
     if (rows.length !== ports.length) return false;
     if (rows.some((r) => r.flags.some((f) => ['handshake', 'fail', 'fail?', 'noaddr'].includes(f)))) return false;
     if (rows.filter((r) => r.flags.includes('master') && r.slots.length > 0).length !== primaries) return false;
     if (rows.filter((r) => r.flags.includes('slave') && r.master !== '-').length !== replicas) return false;
   }
-  const replicaPorts = (await clusterNodes(ports[0]!)).filter((r) => r.flags.includes('slave')).map((r) => r.port);
-  for (const port of replicaPorts) if (!(await replicaInSync(port))) return false;
+  const replicaPorts = (await clusterNodes(call, ports[0]!)).filter((r) => r.flags.includes('slave')).map((r) => r.port);
+  for (const port of replicaPorts) if (!(await replicaInSync(call, port))) return false;
   return true;
 }
 
-async function createCluster(programs: RedisPrograms, ports: readonly number[], replicasPerPrimary: number): Promise<void> {
-  const args = ['--cluster', 'create', ...ports.map((p) => `${LOOPBACK}:${p}`), '--cluster-replicas', String(replicasPerPrimary), '--cluster-yes'];
+async function createCluster(programs: RedisPrograms, ports: readonly number[], replicasPerPrimary: number, password: string | undefined): Promise<void> {
+  const auth = password === undefined ? [] : ['-a', password, '--no-auth-warning'];
+  const args = [...auth, '--cluster', 'create', ...ports.map((p) => `${LOOPBACK}:${p}`), '--cluster-replicas', String(replicasPerPrimary), '--cluster-yes'];
   try {
     await run(programs.cli, args, { env: { ...process.env, ...programs.env }, timeout: 60_000 });
   } catch (err) {
@@ -159,6 +168,7 @@ export async function startTestRedisCluster(options: TestRedisClusterOptions = {
   const primaries = options.primaries ?? 3;
   const replicasPerPrimary = options.replicasPerPrimary ?? 1;
   const programs = await programsFor(options.programs, options.flavour);
+  const call = adminCaller(options.password);
   const total = primaries * (1 + replicasPerPrimary);
   const allPorts = await freePorts(total * 2);
   const ports = allPorts.slice(0, total);
@@ -167,7 +177,7 @@ export async function startTestRedisCluster(options: TestRedisClusterOptions = {
   for (const [i, port] of ports.entries()) {
     const dir = join(root, String(port));
     mkdirSync(dir);
-    const args = nodeArgs(port, allPorts[total + i]!, options.nodeTimeoutMs ?? 1000, options.appendonly ?? false);
+    const args = nodeArgs(port, allPorts[total + i]!, options);
     processes.set(port, redisNodeProcess(programs, port, dir, args));
   }
   const stop = async () => {
@@ -176,16 +186,16 @@ export async function startTestRedisCluster(options: TestRedisClusterOptions = {
   };
   try {
     await Promise.all([...processes.values()].map((p) => p.start()));
-    await createCluster(programs, ports, replicasPerPrimary);
-    await pollUntil(async () => ((await wholeCluster(ports, primaries, primaries * replicasPerPrimary)) ? true : undefined), 60_000, 'the new cluster to be whole');
+    await createCluster(programs, ports, replicasPerPrimary, options.password);
+    await pollUntil(async () => ((await wholeCluster(call, ports, primaries, primaries * replicasPerPrimary)) ? true : undefined), 60_000, 'the new cluster to be whole');
   } catch (err) {
     await stop();
     throw err;
   }
-  return clusterHandle(programs, ports, processes, stop);
+  return clusterHandle(programs, call, ports, processes, stop);
 }
 
-function clusterHandle(programs: RedisPrograms, ports: readonly number[], processes: ReadonlyMap<number, RedisNodeProcess>, stop: () => Promise<void>): TestRedisCluster {
+function clusterHandle(programs: RedisPrograms, call: AdminCall, ports: readonly number[], processes: ReadonlyMap<number, RedisNodeProcess>, stop: () => Promise<void>): TestRedisCluster {
   const killed = new Map<number, { at: number; replicas: readonly number[] }>();
   const live = () => ports.filter((p) => processes.get(p)!.running);
   const anyLive = () => {
@@ -198,17 +208,18 @@ function clusterHandle(programs: RedisPrograms, ports: readonly number[], proces
     version: programs.version,
     nodes: ports.map((port) => ({ host: LOOPBACK, port })),
     addresses: ports.map((port) => `${LOOPBACK}:${port}`),
+    adminCall: call,
     async primaryForKey(key) {
-      const slot = Number(await adminCall(anyLive(), 'CLUSTER', 'KEYSLOT', key));
-      const owner = (await slotOwners(anyLive())).find(([first, last]) => first <= slot && slot <= last);
+      const slot = Number(await call(anyLive(), 'CLUSTER', 'KEYSLOT', key));
+      const owner = (await slotOwners(call, anyLive())).find(([first, last]) => first <= slot && slot <= last);
       if (owner === undefined) throw new Error(`no primary serves slot ${slot} now`);
       return owner[2];
     },
     async primaryPorts() {
-      return [...new Set((await slotOwners(anyLive())).map(([, , owner]) => owner))].sort((a, b) => a - b);
+      return [...new Set((await slotOwners(call, anyLive())).map(([, , owner]) => owner))].sort((a, b) => a - b);
     },
     async replicasOf(primaryPort) {
-      const rows = await clusterNodes(anyLive());
+      const rows = await clusterNodes(call, anyLive());
       const primary = rows.find((r) => r.port === primaryPort);
       if (primary === undefined) throw new Error(`no cluster node on port ${primaryPort}`);
       return rows.filter((r) => r.master === primary.id && !r.flags.includes('fail')).map((r) => r.port);
@@ -233,22 +244,23 @@ function clusterHandle(programs: RedisPrograms, ports: readonly number[], proces
       const dead = new Set(killed.keys());
       const port = await pollUntil(
         async () => {
-          const promoted = await firstPrimary(kill.replicas.filter((p) => processes.get(p)!.running));
+          const promoted = await firstPrimary(call, kill.replicas.filter((p) => processes.get(p)!.running));
           if (promoted === undefined) return undefined;
-          for (const p of live()) if (!(await coverageOk(p, dead))) return undefined;
+          for (const p of live()) if (!(await coverageOk(call, p, dead))) return undefined;
           return promoted;
         },
         timeoutMs,
         `a replica of ${oldPrimaryPort} to be promoted and the cluster whole again`,
       );
-      return { port, ms: Math.round(performance.now() - kill.at) };
+      const at = performance.now();
+      return { port, ms: Math.round(at - kill.at), at };
     },
     stop,
   };
   return handle;
 }
 
-async function firstPrimary(ports: readonly number[]): Promise<number | undefined> {
-  for (const port of ports) if ((await roleOf(port)) === 'master') return port;
+async function firstPrimary(call: AdminCall, ports: readonly number[]): Promise<number | undefined> {
+  for (const port of ports) if ((await roleOf(port, call)) === 'master') return port;
   return undefined;
 }

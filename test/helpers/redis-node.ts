@@ -6,13 +6,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createConnection } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import type { RedisFlavour } from '../support/redis-binary.ts';
 import { freePort } from '../support/free-port.ts';
-import { redisAnswersPing } from '../support/redis-ping.ts';
 
 export type { RedisFlavour };
 
@@ -73,30 +73,39 @@ export async function pollUntil<T>(probe: () => Promise<T | undefined>, ms: numb
   }
 }
 
-/** One command on a connection of its own (RESP2, so replies are plain strings and arrays). */
-export async function adminCall(port: number, command: string, ...args: Array<string | number>): Promise<unknown> {
-  const client = new Redis({
-    host: LOOPBACK,
-    port,
-    protocol: 2,
-    lazyConnect: true,
-    connectTimeout: 1000,
-    commandTimeout: 2000,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    enableReadyCheck: false,
-    retryStrategy: () => null,
-  });
-  client.on('error', () => {
-    // Reported by the rejected call below.
-  });
-  try {
-    await client.connect();
-    return await client.call(command, ...args);
-  } finally {
-    client.disconnect();
-  }
+/** One command to the node on `port`, on a connection of its own. */
+export type AdminCall = (port: number, command: string, ...args: Array<string | number>) => Promise<unknown>;
+
+/** Admin calls with `password` (AUTH) when given; RESP2, so replies are plain strings and arrays. */
+export function adminCaller(password?: string): AdminCall {
+  return async (port, command, ...args) => {
+    const client = new Redis({
+      host: LOOPBACK,
+      port,
+      ...(password === undefined ? {} : { password }),
+      protocol: 2,
+      lazyConnect: true,
+      connectTimeout: 1000,
+      commandTimeout: 2000,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      enableReadyCheck: false,
+      retryStrategy: () => null,
+    });
+    client.on('error', () => {
+      // Reported by the rejected call below.
+    });
+    try {
+      await client.connect();
+      return await client.call(command, ...args);
+    } finally {
+      client.disconnect();
+    }
+  };
 }
+
+/** An admin call to a node without a password. */
+export const adminCall: AdminCall = adminCaller();
 
 /** `field:value` lines of an INFO or CLUSTER INFO answer. */
 export function infoFields(text: unknown): Map<string, string> {
@@ -109,9 +118,24 @@ export function infoFields(text: unknown): Map<string, string> {
 }
 
 /** The ROLE answer's first word: `master`, `slave` (a replica) or `sentinel`. */
-export async function roleOf(port: number): Promise<string> {
-  const role = (await adminCall(port, 'ROLE')) as unknown[];
+export async function roleOf(port: number, call: AdminCall = adminCall): Promise<string> {
+  const role = (await call(port, 'ROLE')) as unknown[];
   return String(role[0]);
+}
+
+/** True when the server on `port` answers PING, or refuses it for want of a password (it is up). */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: LOOPBACK, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(/^(\+PONG|-NOAUTH)/.test(data.toString())));
+  });
 }
 
 /** One server process: `args` are its command line after the program (a config file first, if any). */
@@ -139,7 +163,7 @@ export function redisNodeProcess(programs: RedisPrograms, port: number, dir: str
         spawnError = err;
       });
       for (let i = 0; i < 200; i += 1) {
-        if (await redisAnswersPing(port)) return;
+        if (await answersPing(port)) return;
         if (spawnError !== undefined || child.exitCode !== null) break;
         await sleep(50);
       }

@@ -9,21 +9,22 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  adminCall,
+  adminCaller,
   freePorts,
   infoFields,
   LOOPBACK,
   pollUntil,
-  redisNodeProcess,
   programsFor,
+  redisNodeProcess,
   roleOf,
+  type AdminCall,
   type RedisAddress,
   type RedisFlavour,
   type RedisNodeProcess,
   type RedisPrograms,
 } from './redis-node.ts';
 
-export type { RedisAddress, RedisFlavour, RedisPrograms };
+export type { AdminCall, RedisAddress, RedisFlavour, RedisPrograms };
 
 export interface TestRedisSentinelOptions {
   /** Must be the run's flavour when given (REDIS_FLAVOUR); the run's by default. */
@@ -36,11 +37,17 @@ export interface TestRedisSentinelOptions {
   readonly downAfterMs?: number;
   /** `failover-timeout`. Default 3000. */
   readonly failoverTimeoutMs?: number;
+  /** `requirepass` (and `masterauth`) on the primary and replica; the sentinels get it as `auth-pass`. */
+  readonly password?: string;
+  /** `requirepass` on the sentinels themselves (ioredis `sentinelPassword`). */
+  readonly sentinelPassword?: string;
 }
 
 /** The primary after a failover, and ms from the kill until every live sentinel named it. */
 export interface Failover extends RedisAddress {
   readonly ms: number;
+  /** performance.now() when the failover was seen (to compare with a test's own timings). */
+  readonly at: number;
 }
 
 export interface TestRedisSentinel {
@@ -55,6 +62,10 @@ export interface TestRedisSentinel {
   readonly sentinelAddresses: readonly string[];
   /** The two data nodes as started: [first primary, first replica]. */
   readonly dataNodes: readonly RedisAddress[];
+  /** One command to a data node (with the password, if any), on a connection of its own. */
+  readonly adminCall: AdminCall;
+  /** One command to a sentinel (with the sentinel password, if any). */
+  readonly sentinelCall: AdminCall;
   /** The primary the sentinels name now. */
   primary(): Promise<RedisAddress>;
   /** SIGKILL the primary the sentinels name now; returns its address. */
@@ -67,11 +78,15 @@ export interface TestRedisSentinel {
   stop(): Promise<void>;
 }
 
-function dataArgs(port: number, replicaOf?: number): string[] {
+function dataArgs(port: number, password: string | undefined, replicaOf?: number): string[] {
   const replica = replicaOf === undefined ? [] : ['--replicaof', LOOPBACK, String(replicaOf)];
+  const auth = password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
   // A replica's first full sync starts at once, not after the default 5 s wait for more replicas.
-  return ['--port', String(port), '--bind', LOOPBACK, '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', ...replica];
+  return ['--port', String(port), '--bind', LOOPBACK, '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', ...auth, ...replica];
 }
+
+/** Quoted for a configuration file (a password may hold spaces or quotes). */
+const quoted = (value: string) => JSON.stringify(value);
 
 /** A sentinel rewrites its configuration file, so each has one of its own. */
 function sentinelConfig(dir: string, port: number, name: string, primaryPort: number, options: TestRedisSentinelOptions): string {
@@ -84,42 +99,47 @@ function sentinelConfig(dir: string, port: number, name: string, primaryPort: nu
     `sentinel down-after-milliseconds ${name} ${options.downAfterMs ?? 1000}`,
     `sentinel failover-timeout ${name} ${options.failoverTimeoutMs ?? 3000}`,
     `sentinel parallel-syncs ${name} 1`,
+    ...(options.password === undefined ? [] : [`sentinel auth-pass ${name} ${quoted(options.password)}`]),
+    // The sentinels talk to each other with the password they require.
+    ...(options.sentinelPassword === undefined ? [] : [`requirepass ${quoted(options.sentinelPassword)}`, `sentinel sentinel-pass ${quoted(options.sentinelPassword)}`]),
   ];
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 
 /** SENTINEL MASTER's flat [field, value, ...] answer as a map. */
-async function sentinelMaster(port: number, name: string): Promise<Map<string, string>> {
-  const flat = (await adminCall(port, 'SENTINEL', 'MASTER', name)) as string[];
+async function sentinelMaster(call: AdminCall, port: number, name: string): Promise<Map<string, string>> {
+  const flat = (await call(port, 'SENTINEL', 'MASTER', name)) as string[];
   const fields = new Map<string, string>();
   for (let i = 0; i + 1 < flat.length; i += 2) fields.set(String(flat[i]), String(flat[i + 1]));
   return fields;
 }
 
-async function namedPrimary(sentinelPort: number, name: string): Promise<RedisAddress> {
-  const [host, port] = (await adminCall(sentinelPort, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name)) as [string, string];
+async function namedPrimary(call: AdminCall, sentinelPort: number, name: string): Promise<RedisAddress> {
+  const [host, port] = (await call(sentinelPort, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', name)) as [string, string];
   return { host, port: Number(port) };
 }
 
-async function replicaInSync(replicaPort: number): Promise<boolean> {
-  const info = infoFields(await adminCall(replicaPort, 'INFO', 'replication'));
+async function replicaInSync(call: AdminCall, replicaPort: number): Promise<boolean> {
+  const info = infoFields(await call(replicaPort, 'INFO', 'replication'));
   return info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0';
 }
 
-/** Every sentinel knows the primary, its replica and the two other sentinels; the replica is in sync. */
-async function setComplete(sentinelPorts: readonly number[], replicaPort: number, name: string): Promise<boolean> {
+/** Every sentinel knows the primary, its replica and the two other sentinels. */
+async function sentinelsAgree(call: AdminCall, sentinelPorts: readonly number[], name: string): Promise<boolean> {
   for (const port of sentinelPorts) {
-    const master = await sentinelMaster(port, name);
+    const master = await sentinelMaster(call, port, name);
     if (master.get('flags') !== 'master' || master.get('num-slaves') !== '1' || master.get('num-other-sentinels') !== '2') return false;
   }
-  return replicaInSync(replicaPort);
+  return true;
 }
 
 export async function startTestRedisSentinel(options: TestRedisSentinelOptions = {}): Promise<TestRedisSentinel> {
   const programs = await programsFor(options.programs, options.flavour);
   const name = options.name ?? 'chat-adapter';
-  const [primaryPort, replicaPort, ...sentinelPorts] = await freePorts(5);
+  const dataCall = adminCaller(options.password);
+  const sentinelCall = adminCaller(options.sentinelPassword);
+  const [primaryPort, replicaPort, ...sentinelPorts] = (await freePorts(5)) as [number, number, number, number, number];
   const root = mkdtempSync(join(tmpdir(), `chat-adapter-${programs.flavour}-sentinel-`));
   const folder = (port: number) => {
     const dir = join(root, String(port));
@@ -127,39 +147,55 @@ export async function startTestRedisSentinel(options: TestRedisSentinelOptions =
     return dir;
   };
   const data = new Map<number, RedisNodeProcess>([
-    [primaryPort!, redisNodeProcess(programs, primaryPort!, folder(primaryPort!), dataArgs(primaryPort!))],
-    [replicaPort!, redisNodeProcess(programs, replicaPort!, folder(replicaPort!), dataArgs(replicaPort!, primaryPort!))],
+    [primaryPort, redisNodeProcess(programs, primaryPort, folder(primaryPort), dataArgs(primaryPort, options.password))],
+    [replicaPort, redisNodeProcess(programs, replicaPort, folder(replicaPort), dataArgs(replicaPort, options.password, primaryPort))],
   ]);
   const sentinels = sentinelPorts.map((port) => {
     const dir = folder(port);
-    return redisNodeProcess(programs, port, dir, [sentinelConfig(dir, port, name, primaryPort!, options), '--sentinel']);
+    return redisNodeProcess(programs, port, dir, [sentinelConfig(dir, port, name, primaryPort, options), '--sentinel']);
   });
-  const everything = [...data.values(), ...sentinels];
   const stop = async () => {
-    await Promise.all(everything.map((p) => p.kill()));
+    await Promise.all([...data.values(), ...sentinels].map((p) => p.kill()));
     rmSync(root, { recursive: true, force: true });
   };
   try {
     await Promise.all([...data.values()].map((p) => p.start()));
     // Sentinels first see replicas in the primary's INFO, asked at once and then every 10 s: start them once the replica is there.
-    await pollUntil(async () => ((await replicaInSync(replicaPort!)) ? true : undefined), 60_000, 'the replica to sync with the primary');
+    await pollUntil(async () => ((await replicaInSync(dataCall, replicaPort)) ? true : undefined), 60_000, 'the replica to sync with the primary');
     await Promise.all(sentinels.map((p) => p.start()));
-    await pollUntil(async () => ((await setComplete(sentinelPorts, replicaPort!, name)) ? true : undefined), 60_000, 'the sentinels to know the primary, its replica and each other');
+    await pollUntil(async () => ((await sentinelsAgree(sentinelCall, sentinelPorts, name)) ? true : undefined), 60_000, 'the sentinels to know the primary, its replica and each other');
   } catch (err) {
     await stop();
     throw err;
   }
+  const parts = { programs, name, dataCall, sentinelCall, data, sentinels, stop };
+  return sentinelHandle(parts, [primaryPort, replicaPort]);
+}
 
+interface SentinelParts {
+  readonly programs: RedisPrograms;
+  readonly name: string;
+  readonly dataCall: AdminCall;
+  readonly sentinelCall: AdminCall;
+  readonly data: ReadonlyMap<number, RedisNodeProcess>;
+  readonly sentinels: readonly RedisNodeProcess[];
+  readonly stop: () => Promise<void>;
+}
+
+function sentinelHandle(parts: SentinelParts, dataPorts: readonly number[]): TestRedisSentinel {
+  const { name, dataCall, sentinelCall, data, sentinels } = parts;
   let lastKill: { port: number; at: number } | undefined;
   const liveSentinels = () => sentinels.filter((s) => s.running).map((s) => s.port);
   const handle: TestRedisSentinel = {
-    flavour: programs.flavour,
-    version: programs.version,
+    flavour: parts.programs.flavour,
+    version: parts.programs.version,
     name,
-    sentinels: sentinelPorts.map((port) => ({ host: LOOPBACK, port })),
-    sentinelAddresses: sentinelPorts.map((port) => `${LOOPBACK}:${port}`),
-    dataNodes: [primaryPort!, replicaPort!].map((port) => ({ host: LOOPBACK, port })),
-    primary: () => namedPrimary(liveSentinels()[0]!, name),
+    sentinels: sentinels.map(({ port }) => ({ host: LOOPBACK, port })),
+    sentinelAddresses: sentinels.map(({ port }) => `${LOOPBACK}:${port}`),
+    dataNodes: dataPorts.map((port) => ({ host: LOOPBACK, port })),
+    adminCall: dataCall,
+    sentinelCall,
+    primary: () => namedPrimary(sentinelCall, liveSentinels()[0]!, name),
     async killPrimary() {
       const primary = await handle.primary();
       const node = data.get(primary.port);
@@ -173,22 +209,23 @@ export async function startTestRedisSentinel(options: TestRedisSentinelOptions =
       if (kill === undefined) throw new Error('no primary was killed by killPrimary');
       const promoted = await pollUntil(
         async () => {
-          const named = await Promise.all(liveSentinels().map((port) => namedPrimary(port, name)));
+          const named = await Promise.all(liveSentinels().map((port) => namedPrimary(sentinelCall, port, name)));
           const first = named[0];
           if (first === undefined || first.port === kill.port || named.some((n) => n.port !== first.port)) return undefined;
-          return (await roleOf(first.port)) === 'master' ? first : undefined;
+          return (await roleOf(first.port, dataCall)) === 'master' ? first : undefined;
         },
         timeoutMs,
         `the sentinels to name a new primary instead of port ${kill.port}`,
       );
-      return { ...promoted, ms: Math.round(performance.now() - kill.at) };
+      const at = performance.now();
+      return { ...promoted, ms: Math.round(at - kill.at), at };
     },
     async startNode(port) {
       const node = data.get(port);
       if (node === undefined) throw new Error(`no data node on port ${port}`);
       await node.start();
     },
-    stop,
+    stop: parts.stop,
   };
   return handle;
 }

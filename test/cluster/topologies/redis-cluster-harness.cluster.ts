@@ -65,3 +65,20 @@ describe(`a ${redisPrograms().flavour} cluster of 3 primaries and 3 replicas`, (
     });
   });
 });
+
+describe(`a ${redisPrograms().flavour} cluster with a password`, () => {
+  it('serves a client that gives it and refuses one that does not', async () => {
+    const password = 'harness password "quoted"';
+    const guarded = await startTestRedisCluster({ primaries: 3, replicasPerPrimary: 0, password });
+    const withPassword = new Cluster([...guarded.nodes], { redisOptions: { password } });
+    try {
+      await Promise.all(keys.slice(0, 10).map((k) => withPassword.set(k, valueOf(k))));
+      expect(await withPassword.get(keys[9]!)).toBe(valueOf(keys[9]!));
+      expect(await guarded.adminCall(await guarded.primaryForKey(keys[9]!), 'GET', keys[9]!)).toBe(valueOf(keys[9]!));
+      await expect(adminCall(guarded.nodes[0]!.port, 'GET', keys[9]!)).rejects.toThrow(/NOAUTH/);
+    } finally {
+      withPassword.disconnect();
+      await guarded.stop();
+    }
+  });
+});

@@ -2,15 +2,18 @@
  * The Sentinel test harness (test/helpers/redis-sentinel.ts) does what the topology tests rely on,
  * with ioredis's own Sentinel client: three sentinels watch a primary and its replica, a write the
  * replica acknowledged (WAIT) outlives the primary's SIGKILL, and the client follows the sentinels
- * to the promoted replica. Run with REDIS_FLAVOUR=valkey for Valkey.
+ * to the promoted replica, all with passwords on the data nodes and on the sentinels. Run with
+ * REDIS_FLAVOUR=valkey for Valkey.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, pollUntil, roleOf } from '../../helpers/redis-node.ts';
+import { pollUntil, roleOf } from '../../helpers/redis-node.ts';
 import { redisPrograms } from '../../helpers/redis-programs.ts';
 import { startTestRedisSentinel, type TestRedisSentinel } from '../../helpers/redis-sentinel.ts';
 import { record } from '../figures.ts';
 
+const PASSWORD = 'harness data password';
+const SENTINEL_PASSWORD = 'harness sentinel password';
 const keys = Array.from({ length: 50 }, (_, i) => `harness:{session-${i}}:turns`);
 const valueOf = (key: string) => `value of ${key}`;
 
@@ -19,8 +22,17 @@ let client: Redis;
 /** What the client reported while the primary was gone (refused connections): counted, not printed. */
 let clientErrors = 0;
 beforeAll(async () => {
-  set = await startTestRedisSentinel();
-  client = new Redis({ sentinels: [...set.sentinels], name: set.name, connectTimeout: 1000, maxRetriesPerRequest: 50, retryStrategy: () => 100 });
+  // Passwords on both the data nodes and the sentinels, as a production set has them.
+  set = await startTestRedisSentinel({ password: PASSWORD, sentinelPassword: SENTINEL_PASSWORD });
+  client = new Redis({
+    sentinels: [...set.sentinels],
+    name: set.name,
+    password: PASSWORD,
+    sentinelPassword: SENTINEL_PASSWORD,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 50,
+    retryStrategy: () => 100,
+  });
   client.on('error', () => {
     clientErrors += 1;
   });
@@ -35,8 +47,8 @@ describe(`a ${redisPrograms().flavour} primary and replica behind three sentinel
     const [first, replica] = set.dataNodes;
     expect(await set.primary()).toEqual(first);
     await client.set('harness:probe', 'written through the sentinels');
-    expect(await adminCall(first!.port, 'GET', 'harness:probe')).toBe('written through the sentinels');
-    expect(await roleOf(replica!.port)).toBe('slave');
+    expect(await set.adminCall(first!.port, 'GET', 'harness:probe')).toBe('written through the sentinels');
+    expect(await roleOf(replica!.port, set.adminCall)).toBe('slave');
   });
 
   it('after the primary is killed, the promoted replica serves every acknowledged write', async ({ task }) => {
@@ -51,7 +63,7 @@ describe(`a ${redisPrograms().flavour} primary and replica behind three sentinel
     expect(failover.port).toBe(set.dataNodes[1]!.port);
     expect(await Promise.all(keys.map((k) => client.get(k)))).toEqual(keys.map(valueOf));
     await client.set(keys[0]!, 'after the failover');
-    expect(await adminCall(failover.port, 'GET', keys[0]!)).toBe('after the failover');
+    expect(await set.adminCall(failover.port, 'GET', keys[0]!)).toBe('after the failover');
 
     record(task, `${set.flavour} sentinel`, {
       server: set.version.split(' sha=')[0]!,
@@ -63,8 +75,8 @@ describe(`a ${redisPrograms().flavour} primary and replica behind three sentinel
   it('the killed primary, started again, is made a replica of the new one (the sentinels look every 10 s)', async () => {
     const [old, promoted] = set.dataNodes;
     await set.startNode(old!.port);
-    await pollUntil(async () => ((await roleOf(old!.port)) === 'slave' ? true : undefined), 30_000, 'the old primary to be a replica');
+    await pollUntil(async () => ((await roleOf(old!.port, set.adminCall)) === 'slave' ? true : undefined), 30_000, 'the old primary to be a replica');
     expect(await set.primary()).toEqual(promoted);
-    expect(await adminCall(old!.port, 'GET', keys[1]!)).toBe(valueOf(keys[1]!));
+    expect(await set.adminCall(old!.port, 'GET', keys[1]!)).toBe(valueOf(keys[1]!));
   });
 });
