@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { makeTestTlsFiles, tlsServerArgs, type TestTlsFiles } from './redis-tls.ts';
 import {
   adminCaller,
   type AdminCall,
@@ -46,6 +47,8 @@ export interface TestRedisClusterOptions {
   readonly appendonly?: boolean;
   /** `requirepass` (and `masterauth`) on every node; none by default. */
   readonly password?: string;
+  /** TLS only, on clients, replication and the cluster bus (test/helpers/redis-tls.ts); off by default. */
+  readonly tls?: boolean;
 }
 
 /** A replica that took over: its port, and ms from the kill of its primary until the cluster was whole again. */
@@ -64,8 +67,10 @@ export interface TestRedisCluster {
   readonly nodes: readonly RedisAddress[];
   /** The same as `host:port` strings. */
   readonly addresses: readonly string[];
-  /** One command to one node (with the password, if any), on a connection of its own. */
+  /** One command to one node (with the password and TLS, if any), on a connection of its own. */
   readonly adminCall: AdminCall;
+  /** With `tls`: the certificate authority's PEM text, for ioredis's `tls: { ca }` (in `redisOptions`). */
+  readonly tlsCa: string | undefined;
   /** The port of the primary that owns `key`'s hash slot now. */
   primaryForKey(key: string): Promise<number>;
   /** The ports of the primaries now (those that own slots). */
@@ -85,11 +90,12 @@ export interface TestRedisCluster {
   stop(): Promise<void>;
 }
 
-function nodeArgs(port: number, busPort: number, options: TestRedisClusterOptions): string[] {
+function nodeArgs(port: number, busPort: number, options: TestRedisClusterOptions, tls: TestTlsFiles | undefined): string[] {
+  const listen = tls === undefined ? ['--port', String(port)] : tlsServerArgs(tls, port, true);
   const persistence = options.appendonly === true ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no'];
   const auth = options.password === undefined ? [] : ['--requirepass', options.password, '--masterauth', options.password];
   return [
-    '--port', String(port), '--bind', LOOPBACK, '--save', '', ...persistence, ...auth,
+    ...listen, '--bind', LOOPBACK, '--save', '', ...persistence, ...auth,
     '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
     // Given, not port + 10000: a free port above 55535 has no bus port.
     '--cluster-port', String(busPort),
@@ -153,9 +159,10 @@ async function wholeCluster(call: AdminCall, ports: readonly number[], primaries
   return true;
 }
 
-async function createCluster(programs: RedisPrograms, ports: readonly number[], replicasPerPrimary: number, password: string | undefined): Promise<void> {
-  const auth = password === undefined ? [] : ['-a', password, '--no-auth-warning'];
-  const args = [...auth, '--cluster', 'create', ...ports.map((p) => `${LOOPBACK}:${p}`), '--cluster-replicas', String(replicasPerPrimary), '--cluster-yes'];
+async function createCluster(programs: RedisPrograms, ports: readonly number[], replicasPerPrimary: number, options: TestRedisClusterOptions, tls: TestTlsFiles | undefined): Promise<void> {
+  const auth = options.password === undefined ? [] : ['-a', options.password, '--no-auth-warning'];
+  const secure = tls === undefined ? [] : ['--tls', '--cacert', tls.caFile];
+  const args = [...auth, ...secure, '--cluster', 'create', ...ports.map((p) => `${LOOPBACK}:${p}`), '--cluster-replicas', String(replicasPerPrimary), '--cluster-yes'];
   try {
     await run(programs.cli, args, { env: { ...process.env, ...programs.env }, timeout: 60_000 });
   } catch (err) {
@@ -168,17 +175,18 @@ export async function startTestRedisCluster(options: TestRedisClusterOptions = {
   const primaries = options.primaries ?? 3;
   const replicasPerPrimary = options.replicasPerPrimary ?? 1;
   const programs = await programsFor(options.programs, options.flavour);
-  const call = adminCaller(options.password);
   const total = primaries * (1 + replicasPerPrimary);
   const allPorts = await freePorts(total * 2);
   const ports = allPorts.slice(0, total);
   const root = mkdtempSync(join(tmpdir(), `chat-adapter-${programs.flavour}-cluster-`));
+  const tls = options.tls === true ? await makeTestTlsFiles(root) : undefined;
+  const call = adminCaller(options.password, tls?.ca);
   const processes = new Map<number, RedisNodeProcess>();
   for (const [i, port] of ports.entries()) {
     const dir = join(root, String(port));
     mkdirSync(dir);
-    const args = nodeArgs(port, allPorts[total + i]!, options);
-    processes.set(port, redisNodeProcess(programs, port, dir, args));
+    const args = nodeArgs(port, allPorts[total + i]!, options, tls);
+    processes.set(port, redisNodeProcess(programs, port, dir, args, tls !== undefined));
   }
   const stop = async () => {
     await Promise.all([...processes.values()].map((p) => p.kill()));
@@ -186,16 +194,16 @@ export async function startTestRedisCluster(options: TestRedisClusterOptions = {
   };
   try {
     await Promise.all([...processes.values()].map((p) => p.start()));
-    await createCluster(programs, ports, replicasPerPrimary, options.password);
+    await createCluster(programs, ports, replicasPerPrimary, options, tls);
     await pollUntil(async () => ((await wholeCluster(call, ports, primaries, primaries * replicasPerPrimary)) ? true : undefined), 60_000, 'the new cluster to be whole');
   } catch (err) {
     await stop();
     throw err;
   }
-  return clusterHandle(programs, call, ports, processes, stop);
+  return clusterHandle(programs, call, tls?.ca, ports, processes, stop);
 }
 
-function clusterHandle(programs: RedisPrograms, call: AdminCall, ports: readonly number[], processes: ReadonlyMap<number, RedisNodeProcess>, stop: () => Promise<void>): TestRedisCluster {
+function clusterHandle(programs: RedisPrograms, call: AdminCall, tlsCa: string | undefined, ports: readonly number[], processes: ReadonlyMap<number, RedisNodeProcess>, stop: () => Promise<void>): TestRedisCluster {
   const killed = new Map<number, { at: number; replicas: readonly number[] }>();
   const live = () => ports.filter((p) => processes.get(p)!.running);
   const anyLive = () => {
@@ -209,6 +217,7 @@ function clusterHandle(programs: RedisPrograms, call: AdminCall, ports: readonly
     nodes: ports.map((port) => ({ host: LOOPBACK, port })),
     addresses: ports.map((port) => `${LOOPBACK}:${port}`),
     adminCall: call,
+    tlsCa,
     async primaryForKey(key) {
       const slot = Number(await call(anyLive(), 'CLUSTER', 'KEYSLOT', key));
       const owner = (await slotOwners(call, anyLive())).find(([first, last]) => first <= slot && slot <= last);

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -76,13 +77,14 @@ export async function pollUntil<T>(probe: () => Promise<T | undefined>, ms: numb
 /** One command to the node on `port`, on a connection of its own. */
 export type AdminCall = (port: number, command: string, ...args: Array<string | number>) => Promise<unknown>;
 
-/** Admin calls with `password` (AUTH) when given; RESP2, so replies are plain strings and arrays. */
-export function adminCaller(password?: string): AdminCall {
+/** Admin calls with `password` (AUTH) and over TLS trusting `tlsCa`, when given; RESP2, so replies are plain strings and arrays. */
+export function adminCaller(password?: string, tlsCa?: string): AdminCall {
   return async (port, command, ...args) => {
     const client = new Redis({
       host: LOOPBACK,
       port,
       ...(password === undefined ? {} : { password }),
+      ...(tlsCa === undefined ? {} : { tls: { ca: tlsCa } }),
       protocol: 2,
       lazyConnect: true,
       connectTimeout: 1000,
@@ -124,16 +126,17 @@ export async function roleOf(port: number, call: AdminCall = adminCall): Promise
 }
 
 /** True when the server on `port` answers PING, or refuses it for want of a password (it is up). */
-function answersPing(port: number): Promise<boolean> {
+function answersPing(port: number, tls: boolean): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createConnection({ host: LOOPBACK, port });
+    // Whether it is up, not whom it is: the certificate is checked by the clients that use it.
+    const socket = tls ? tlsConnect({ host: LOOPBACK, port, rejectUnauthorized: false }) : createConnection({ host: LOOPBACK, port });
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);
     };
     socket.setTimeout(500, () => done(false));
     socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on(tls ? 'secureConnect' : 'connect', () => socket.write('PING\r\n'));
     socket.on('data', (data) => done(/^(\+PONG|-NOAUTH)/.test(data.toString())));
   });
 }
@@ -147,7 +150,8 @@ export interface RedisNodeProcess {
   kill(): Promise<void>;
 }
 
-export function redisNodeProcess(programs: RedisPrograms, port: number, dir: string, args: readonly string[]): RedisNodeProcess {
+/** `tls`: the node listens with TLS only (its args say so), and is probed that way. */
+export function redisNodeProcess(programs: RedisPrograms, port: number, dir: string, args: readonly string[], tls = false): RedisNodeProcess {
   let child: ChildProcess | undefined;
   const logFile = join(dir, 'redis.log');
   const logTail = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-5).join(' | ') : 'no log');
@@ -163,7 +167,7 @@ export function redisNodeProcess(programs: RedisPrograms, port: number, dir: str
         spawnError = err;
       });
       for (let i = 0; i < 200; i += 1) {
-        if (await answersPing(port)) return;
+        if (await answersPing(port, tls)) return;
         if (spawnError !== undefined || child.exitCode !== null) break;
         await sleep(50);
       }

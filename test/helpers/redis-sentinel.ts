@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeTestTlsFiles, tlsServerArgs, type TestTlsFiles } from './redis-tls.ts';
 import {
   adminCaller,
   freePorts,
@@ -41,6 +42,8 @@ export interface TestRedisSentinelOptions {
   readonly password?: string;
   /** `requirepass` on the sentinels themselves (ioredis `sentinelPassword`). */
   readonly sentinelPassword?: string;
+  /** TLS only, on the data nodes, replication and the sentinels (test/helpers/redis-tls.ts); off by default. */
+  readonly tls?: boolean;
 }
 
 /** The primary after a failover, and ms from the kill until every live sentinel named it. */
@@ -66,6 +69,8 @@ export interface TestRedisSentinel {
   readonly adminCall: AdminCall;
   /** One command to a sentinel (with the sentinel password, if any). */
   readonly sentinelCall: AdminCall;
+  /** With `tls`: the certificate authority's PEM text, for ioredis's `tls` and `sentinelTLS` (`{ ca }`). */
+  readonly tlsCa: string | undefined;
   /** The primary the sentinels name now. */
   primary(): Promise<RedisAddress>;
   /** SIGKILL the primary the sentinels name now; returns its address. */
@@ -78,21 +83,31 @@ export interface TestRedisSentinel {
   stop(): Promise<void>;
 }
 
-function dataArgs(port: number, password: string | undefined, replicaOf?: number): string[] {
+function dataArgs(port: number, password: string | undefined, tls: TestTlsFiles | undefined, replicaOf?: number): string[] {
+  const listen = tls === undefined ? ['--port', String(port)] : tlsServerArgs(tls, port, false);
   const replica = replicaOf === undefined ? [] : ['--replicaof', LOOPBACK, String(replicaOf)];
   const auth = password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
   // A replica's first full sync starts at once, not after the default 5 s wait for more replicas.
-  return ['--port', String(port), '--bind', LOOPBACK, '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', ...auth, ...replica];
+  return [...listen, '--bind', LOOPBACK, '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0', ...auth, ...replica];
 }
 
 /** Quoted for a configuration file (a password may hold spaces or quotes). */
 const quoted = (value: string) => JSON.stringify(value);
 
+/** ['--a', '1', '--b', '2'] as [['--a', '1'], ['--b', '2']]. */
+function chunks(args: readonly string[]): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < args.length; i += 2) pairs.push([args[i]!, args[i + 1]!]);
+  return pairs;
+}
+
 /** A sentinel rewrites its configuration file, so each has one of its own. */
-function sentinelConfig(dir: string, port: number, name: string, primaryPort: number, options: TestRedisSentinelOptions): string {
+function sentinelConfig(dir: string, port: number, name: string, primaryPort: number, options: TestRedisSentinelOptions, tls: TestTlsFiles | undefined): string {
   const file = join(dir, 'sentinel.conf');
+  // The same options as a data node's, as configuration lines; tls-replication: to the data nodes and each other over TLS.
+  const listen = tls === undefined ? [`port ${port}`] : chunks(tlsServerArgs(tls, port, false)).map(([k, v]) => `${k.slice(2)} ${quoted(v)}`);
   const lines = [
-    `port ${port}`,
+    ...listen,
     `bind ${LOOPBACK}`,
     `dir ${dir}`,
     `sentinel monitor ${name} ${LOOPBACK} ${primaryPort} 2`,
@@ -137,22 +152,24 @@ async function sentinelsAgree(call: AdminCall, sentinelPorts: readonly number[],
 export async function startTestRedisSentinel(options: TestRedisSentinelOptions = {}): Promise<TestRedisSentinel> {
   const programs = await programsFor(options.programs, options.flavour);
   const name = options.name ?? 'chat-adapter';
-  const dataCall = adminCaller(options.password);
-  const sentinelCall = adminCaller(options.sentinelPassword);
   const [primaryPort, replicaPort, ...sentinelPorts] = (await freePorts(5)) as [number, number, number, number, number];
   const root = mkdtempSync(join(tmpdir(), `chat-adapter-${programs.flavour}-sentinel-`));
+  const tls = options.tls === true ? await makeTestTlsFiles(root) : undefined;
+  const dataCall = adminCaller(options.password, tls?.ca);
+  const sentinelCall = adminCaller(options.sentinelPassword, tls?.ca);
+  const secure = tls !== undefined;
   const folder = (port: number) => {
     const dir = join(root, String(port));
     mkdirSync(dir);
     return dir;
   };
   const data = new Map<number, RedisNodeProcess>([
-    [primaryPort, redisNodeProcess(programs, primaryPort, folder(primaryPort), dataArgs(primaryPort, options.password))],
-    [replicaPort, redisNodeProcess(programs, replicaPort, folder(replicaPort), dataArgs(replicaPort, options.password, primaryPort))],
+    [primaryPort, redisNodeProcess(programs, primaryPort, folder(primaryPort), dataArgs(primaryPort, options.password, tls), secure)],
+    [replicaPort, redisNodeProcess(programs, replicaPort, folder(replicaPort), dataArgs(replicaPort, options.password, tls, primaryPort), secure)],
   ]);
   const sentinels = sentinelPorts.map((port) => {
     const dir = folder(port);
-    return redisNodeProcess(programs, port, dir, [sentinelConfig(dir, port, name, primaryPort, options), '--sentinel']);
+    return redisNodeProcess(programs, port, dir, [sentinelConfig(dir, port, name, primaryPort, options, tls), '--sentinel'], secure);
   });
   const stop = async () => {
     await Promise.all([...data.values(), ...sentinels].map((p) => p.kill()));
@@ -168,7 +185,7 @@ export async function startTestRedisSentinel(options: TestRedisSentinelOptions =
     await stop();
     throw err;
   }
-  const parts = { programs, name, dataCall, sentinelCall, data, sentinels, stop };
+  const parts = { programs, name, dataCall, sentinelCall, tlsCa: tls?.ca, data, sentinels, stop };
   return sentinelHandle(parts, [primaryPort, replicaPort]);
 }
 
@@ -177,6 +194,7 @@ interface SentinelParts {
   readonly name: string;
   readonly dataCall: AdminCall;
   readonly sentinelCall: AdminCall;
+  readonly tlsCa: string | undefined;
   readonly data: ReadonlyMap<number, RedisNodeProcess>;
   readonly sentinels: readonly RedisNodeProcess[];
   readonly stop: () => Promise<void>;
@@ -195,6 +213,7 @@ function sentinelHandle(parts: SentinelParts, dataPorts: readonly number[]): Tes
     dataNodes: dataPorts.map((port) => ({ host: LOOPBACK, port })),
     adminCall: dataCall,
     sentinelCall,
+    tlsCa: parts.tlsCa,
     primary: () => namedPrimary(sentinelCall, liveSentinels()[0]!, name),
     async killPrimary() {
       const primary = await handle.primary();

@@ -7,7 +7,7 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedisCluster, type TestRedisCluster } from '../../helpers/redis-cluster.ts';
-import { adminCall } from '../../helpers/redis-node.ts';
+import { adminCall, adminCaller } from '../../helpers/redis-node.ts';
 import { redisPrograms } from '../../helpers/redis-programs.ts';
 import { record } from '../figures.ts';
 
@@ -66,18 +66,21 @@ describe(`a ${redisPrograms().flavour} cluster of 3 primaries and 3 replicas`, (
   });
 });
 
-describe(`a ${redisPrograms().flavour} cluster with a password`, () => {
-  it('serves a client that gives it and refuses one that does not', async () => {
+describe(`a ${redisPrograms().flavour} cluster with TLS and a password`, () => {
+  it('serves a client that trusts its certificate and gives the password, and refuses one without either', async () => {
     const password = 'harness password "quoted"';
-    const guarded = await startTestRedisCluster({ primaries: 3, replicasPerPrimary: 0, password });
-    const withPassword = new Cluster([...guarded.nodes], { redisOptions: { password } });
+    const guarded = await startTestRedisCluster({ primaries: 3, replicasPerPrimary: 1, password, tls: true });
+    const ca = guarded.tlsCa!;
+    const withBoth = new Cluster([...guarded.nodes], { redisOptions: { password, tls: { ca } } });
     try {
-      await Promise.all(keys.slice(0, 10).map((k) => withPassword.set(k, valueOf(k))));
-      expect(await withPassword.get(keys[9]!)).toBe(valueOf(keys[9]!));
-      expect(await guarded.adminCall(await guarded.primaryForKey(keys[9]!), 'GET', keys[9]!)).toBe(valueOf(keys[9]!));
-      await expect(adminCall(guarded.nodes[0]!.port, 'GET', keys[9]!)).rejects.toThrow(/NOAUTH/);
+      await Promise.all(keys.slice(0, 10).map((k) => withBoth.set(k, valueOf(k))));
+      expect(await withBoth.get(keys[9]!)).toBe(valueOf(keys[9]!));
+      const owner = await guarded.primaryForKey(keys[9]!);
+      expect(await guarded.adminCall(owner, 'GET', keys[9]!)).toBe(valueOf(keys[9]!));
+      await expect(adminCaller(undefined, ca)(owner, 'GET', keys[9]!)).rejects.toThrow(/NOAUTH/);
+      await expect(adminCaller(password)(owner, 'GET', keys[9]!)).rejects.toThrow();
     } finally {
-      withPassword.disconnect();
+      withBoth.disconnect();
       await guarded.stop();
     }
   });
