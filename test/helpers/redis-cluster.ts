@@ -71,6 +71,8 @@ export interface TestRedisCluster {
   readonly adminCall: AdminCall;
   /** With `tls`: the certificate authority's PEM text, for ioredis's `tls: { ca }` (in `redisOptions`). */
   readonly tlsCa: string | undefined;
+  /** With `tls`: the same as a file, for a service process's configuration. */
+  readonly tlsCaFile: string | undefined;
   /** The port of the primary that owns `key`'s hash slot now. */
   primaryForKey(key: string): Promise<number>;
   /** The ports of the primaries now (those that own slots). */
@@ -200,10 +202,10 @@ export async function startTestRedisCluster(options: TestRedisClusterOptions = {
     await stop();
     throw err;
   }
-  return clusterHandle(programs, call, tls?.ca, ports, processes, stop);
+  return clusterHandle(programs, call, tls, ports, processes, stop);
 }
 
-function clusterHandle(programs: RedisPrograms, call: AdminCall, tlsCa: string | undefined, ports: readonly number[], processes: ReadonlyMap<number, RedisNodeProcess>, stop: () => Promise<void>): TestRedisCluster {
+function clusterHandle(programs: RedisPrograms, call: AdminCall, tls: TestTlsFiles | undefined, ports: readonly number[], processes: ReadonlyMap<number, RedisNodeProcess>, stop: () => Promise<void>): TestRedisCluster {
   const killed = new Map<number, { at: number; replicas: readonly number[] }>();
   const live = () => ports.filter((p) => processes.get(p)!.running);
   const anyLive = () => {
@@ -217,7 +219,8 @@ function clusterHandle(programs: RedisPrograms, call: AdminCall, tlsCa: string |
     nodes: ports.map((port) => ({ host: LOOPBACK, port })),
     addresses: ports.map((port) => `${LOOPBACK}:${port}`),
     adminCall: call,
-    tlsCa,
+    tlsCa: tls?.ca,
+    tlsCaFile: tls?.caFile,
     async primaryForKey(key) {
       const slot = Number(await call(anyLive(), 'CLUSTER', 'KEYSLOT', key));
       const owner = (await slotOwners(call, anyLive())).find(([first, last]) => first <= slot && slot <= last);

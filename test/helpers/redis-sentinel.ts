@@ -71,6 +71,8 @@ export interface TestRedisSentinel {
   readonly sentinelCall: AdminCall;
   /** With `tls`: the certificate authority's PEM text, for ioredis's `tls` and `sentinelTLS` (`{ ca }`). */
   readonly tlsCa: string | undefined;
+  /** With `tls`: the same as a file, for a service process's configuration. */
+  readonly tlsCaFile: string | undefined;
   /** The primary the sentinels name now. */
   primary(): Promise<RedisAddress>;
   /** SIGKILL the primary the sentinels name now; returns its address. */
@@ -185,7 +187,7 @@ export async function startTestRedisSentinel(options: TestRedisSentinelOptions =
     await stop();
     throw err;
   }
-  const parts = { programs, name, dataCall, sentinelCall, tlsCa: tls?.ca, data, sentinels, stop };
+  const parts = { programs, name, dataCall, sentinelCall, tls, data, sentinels, stop };
   return sentinelHandle(parts, [primaryPort, replicaPort]);
 }
 
@@ -194,7 +196,7 @@ interface SentinelParts {
   readonly name: string;
   readonly dataCall: AdminCall;
   readonly sentinelCall: AdminCall;
-  readonly tlsCa: string | undefined;
+  readonly tls: TestTlsFiles | undefined;
   readonly data: ReadonlyMap<number, RedisNodeProcess>;
   readonly sentinels: readonly RedisNodeProcess[];
   readonly stop: () => Promise<void>;
@@ -213,7 +215,8 @@ function sentinelHandle(parts: SentinelParts, dataPorts: readonly number[]): Tes
     dataNodes: dataPorts.map((port) => ({ host: LOOPBACK, port })),
     adminCall: dataCall,
     sentinelCall,
-    tlsCa: parts.tlsCa,
+    tlsCa: parts.tls?.ca,
+    tlsCaFile: parts.tls?.caFile,
     primary: () => namedPrimary(sentinelCall, liveSentinels()[0]!, name),
     async killPrimary() {
       const primary = await handle.primary();

@@ -4,6 +4,7 @@
  * (WAIT) outlives its primary's SIGKILL, and the replica that takes over serves the slot.
  * Run with REDIS_FLAVOUR=valkey for Valkey.
  */
+import { readFileSync } from 'node:fs';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRedisCluster, type TestRedisCluster } from '../../helpers/redis-cluster.ts';
@@ -71,6 +72,7 @@ describe(`a ${redisPrograms().flavour} cluster with TLS and a password`, () => {
     const password = 'harness password "quoted"';
     const guarded = await startTestRedisCluster({ primaries: 3, replicasPerPrimary: 1, password, tls: true });
     const ca = guarded.tlsCa!;
+    expect(readFileSync(guarded.tlsCaFile!, 'utf8')).toBe(ca);
     const withBoth = new Cluster([...guarded.nodes], { redisOptions: { password, tls: { ca } } });
     try {
       await Promise.all(keys.slice(0, 10).map((k) => withBoth.set(k, valueOf(k))));
