@@ -7,7 +7,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { infoFields, pollUntil, roleOf } from '../../helpers/redis-node.ts';
+import { roleOf } from '../../helpers/redis-node.ts';
 import { redisPrograms } from '../../helpers/redis-programs.ts';
 import { startTestRedisSentinel, type TestRedisSentinel } from '../../helpers/redis-sentinel.ts';
 import { record } from '../figures.ts';
@@ -78,12 +78,7 @@ describe.each([
   it('the killed primary, started again, is made a replica of the new one', async () => {
     const [old, promoted] = set.dataNodes;
     await set.startNode(old!.port);
-    // A replica once its link to the new primary is up and the full sync done.
-    const inSync = async () => {
-      const info = infoFields(await set.adminCall(old!.port, 'INFO', 'replication'));
-      return info.get('role') === 'slave' && info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0' ? true : undefined;
-    };
-    await pollUntil(inSync, 30_000, 'the old primary to be an in-sync replica');
+    await set.waitForReplica(old!.port);
     expect(await roleOf(old!.port, set.adminCall)).toBe('slave');
     expect(await set.primary()).toEqual(promoted);
     expect(await set.adminCall(old!.port, 'GET', keys[1]!)).toBe(valueOf(keys[1]!));
