@@ -1,24 +1,13 @@
 /**
- * In-process rate-limit counters (docs/api.md#rate-limits): @fastify/rate-limit's own LocalStore
- * (fixed windows, least recently used counters let go first). They count every chat without
- * REDIS_URL, and with it the chats whose start could not reach Redis, so the limits then hold per
- * instance instead of switching off. With Redis the shared counters are counted by the start of the
- * turn (src/shared-state/chat-begin-script.ts), under the same keys and rules.
+ * In-process rate-limit counters (docs/api.md#rate-limits): fixed windows, at most LOCAL_COUNTERS
+ * of them, the least recently counted let go first. They count every chat without REDIS_URL, and
+ * with it the chats whose start could not reach Redis, so the limits then hold per instance instead
+ * of switching off. With Redis the shared counters are counted by the start of the turn
+ * (src/shared-state/chat-begin-script.ts), under the same keys and rules: the first chat of a key
+ * opens its window, each chat adds one, and the window's end resets the count.
  */
-import { createRequire } from 'node:module';
+import { LRUCache } from 'lru-cache';
 import type { RateWindow, WindowCount } from '../turns/rate-windows.ts';
-
-interface Counted {
-  readonly current: number;
-  readonly ttl: number;
-}
-interface Counter {
-  incr(key: string, callback: (err: Error | null, result: Counted) => void, timeWindow: number, max: number): void;
-}
-
-// The plugin's stores are not part of its typed surface: loaded by path, typed here.
-const require = createRequire(import.meta.url);
-const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (continueExceeding: boolean, exponentialBackoff: boolean, cache: number) => Counter;
 
 /** In-process counters kept (least recently used first out); more distinct keys in one minute let the oldest go. */
 export const LOCAL_COUNTERS = 20_000;
@@ -26,19 +15,32 @@ export const LOCAL_COUNTERS = 20_000;
 /** Counts windows narrowest first, stopping at the first that refuses (the next ones are not counted). */
 export type WindowCounter = (windows: readonly RateWindow[], windowMs: number) => WindowCount[];
 
-export function inProcessWindowCounter(): WindowCounter {
-  const store = new LocalStore(false, false, LOCAL_COUNTERS);
+interface Window {
+  count: number;
+  /** When the window opened (epoch ms). */
+  startedAt: number;
+}
+
+/** `now` is the wall clock (epoch ms); a test hands in its own. */
+export function inProcessWindowCounter(now: () => number = Date.now, maxCounters = LOCAL_COUNTERS): WindowCounter {
+  const counters = new LRUCache<string, Window>({ max: maxCounters });
+  const count = (key: string, windowMs: number, at: number): Window => {
+    const window = counters.get(key);
+    if (window === undefined || window.startedAt + windowMs <= at) {
+      const opened = { count: 1, startedAt: at };
+      counters.set(key, opened);
+      return opened;
+    }
+    window.count += 1;
+    return window;
+  };
   return (windows, windowMs) => {
+    const at = now();
     const counts: WindowCount[] = [];
-    for (const window of windows) {
-      let count: WindowCount | undefined;
-      // LocalStore answers synchronously.
-      store.incr(window.key, (_err, result) => {
-        count = { max: window.max, current: result.current, ttlMs: result.ttl };
-      }, windowMs, window.max);
-      if (count === undefined) throw new Error('the in-process rate-limit store did not answer');
-      counts.push(count);
-      if (count.current > count.max) break;
+    for (const { key, max } of windows) {
+      const window = count(key, windowMs, at);
+      counts.push({ max, current: window.count, ttlMs: window.startedAt + windowMs - at });
+      if (window.count > max) break;
     }
     return counts;
   };
