@@ -79,3 +79,8 @@ export class StepError extends Error {
 export function rootCause(err: unknown): unknown {
   return err instanceof StepError ? err.cause : err;
 }
+
+/** What was thrown, as an Error (a non-Error value becomes one holding its text), for events and logs. */
+export function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}

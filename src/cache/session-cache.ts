@@ -67,10 +67,6 @@ export function sessionKeyString(key: SessionKey): string {
   return JSON.stringify([key.orgId, key.propertyId, key.sessionId]);
 }
 
-export function toError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
-}
-
 /** The text cut to STORED_TEXT_MAX_UNITS, never leaving half of a surrogate pair at the cut. */
 export function storedText(text: string): string {
   if (text.length <= STORED_TEXT_MAX_UNITS) return text;

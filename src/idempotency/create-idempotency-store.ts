@@ -6,11 +6,12 @@
  */
 import type { Redis } from 'ioredis';
 import {
-  silentIdempotencyEvents, toError,
+  silentIdempotencyEvents,
   type Claim, type HeldClaim, type IdempotencyStore, type IdempotencyStoreEvents,
 } from './idempotency-store.ts';
 import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from './memory-idempotency-store.ts';
 import { createRedisIdempotencyStore } from './redis-idempotency-store.ts';
+import { toError } from '../errors.ts';
 
 /** Default bound of kept answers in process; a kept chat answer is about 1-3 KB. */
 export const DEFAULT_IDEMPOTENCY_MAX_KEYS = 20_000;
