@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderMarkdown } from '../../src/http/playground/markdown.js';
 import { MIN_DRAWN_PCT, stepKind, waterfallBars, waterfallRows } from '../../src/http/playground/waterfall.js';
-import { describeBrokenReply, describeFailure } from '../../src/http/playground/chat-client.js';
 import { PROGRESS_TEXTS, progressText } from '../../src/http/playground/progress.js';
 import { LATENCY_STEP_NAMES } from '../../schemas/chat-steps.ts';
 
@@ -91,26 +90,5 @@ describe('the typing line of a reply on its way', () => {
 
   it('keeps an unknown step, a name like __proto__ included, at "Thinking…"', () => {
     for (const step of ['__proto__', 'constructor', 'toString', 'someNewStep', '']) expect(progressText(step)).toBe('Thinking…');
-  });
-});
-
-describe('one failure, told one way', () => {
-  it('a failure while answering reads the same as a JSON error and as a stream\'s error part', () => {
-    for (const [status, detail] of [[503, 'engine unavailable'], [503, 'graphql unavailable'], [503, 'handoff unavailable']] as const) {
-      expect(describeFailure(status, { detail }, '1')).toEqual(describeBrokenReply(detail));
-    }
-    const defect = describeFailure(500, { detail: { message: 'Internal server error', trace_id: 'a'.repeat(32) } }, null);
-    expect(defect).toEqual(describeBrokenReply('Internal server error'));
-    expect(describeBrokenReply('engine unavailable')).toMatchObject({ short: 'engine unavailable', sent: true, retryable: true });
-  });
-
-  it('a message the service did not take in is "not sent"', () => {
-    for (const detail of ['Service overloaded', 'Service shutting down']) {
-      const problem = describeFailure(503, { detail }, '2');
-      expect(problem.sent).toBeUndefined();
-      expect(problem.short).toBe('the service is unavailable');
-      expect(problem.long).toContain('press Retry on the message in 2 s');
-    }
-    expect(describeFailure(502, undefined, null).sent).toBeUndefined();
   });
 });

@@ -27,8 +27,11 @@ export const UNREACHABLE = {
   retryable: true,
 };
 
-/** The 503s the service answers before it takes a message in: the message was not processed. */
-const NOT_TAKEN = new Set(['Service overloaded', 'Service shutting down']);
+/**
+ * The details of a failure while the service was answering a message it took in: a party it
+ * needs unavailable, or a defect. A stream's error part carries the same words.
+ */
+const WHILE_ANSWERING = /^(?:engine|graphql|handoff|translate|propertyApi) unavailable$|^Internal server error$/;
 
 /**
  * One failure is told one way, however the reply was asked for: a failure while answering reads
@@ -42,7 +45,7 @@ export function describeFailure(status, body, retryAfter) {
   const given = detailOf(body);
   // The service took the message and failed while answering it (a party unavailable, a defect):
   // said as a streamed reply's error part says the same failure.
-  if (status >= 500 && given !== undefined && !NOT_TAKEN.has(given)) return describeBrokenReply(given);
+  if (status >= 500 && given !== undefined && WHILE_ANSWERING.test(given)) return describeBrokenReply(given);
   const detail = given ?? `HTTP ${status}`;
   const wait = retryAfter !== null && /^\d+$/.test(retryAfter) ? ` in ${retryAfter} s` : '';
   if (status === 503 || status === 502 || status === 504) {
