@@ -7,6 +7,7 @@ import { browserPort } from './http/browser-port.ts';
 import { closeOnSignal } from './runtime/graceful-shutdown.ts';
 import { releaseStartUpMemory } from './runtime/release-start-up-memory.ts';
 import { createLogger } from './telemetry/logger.ts';
+import { terminalDestination } from './telemetry/terminal-lines.ts';
 
 /**
  * A start-up failure a person can fix (bad configuration, a busy port, a missing package) ends the
@@ -24,7 +25,8 @@ function exitIfFixable(err: unknown): never {
 
 async function start() {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  // A person at a terminal gets short lines; a file, a pipe or a log collector the JSON lines.
+  const logger = createLogger(config.logLevel, process.stdout.isTTY ? terminalDestination() : undefined);
   const service = await composeService(config, logger);
   const forBrowsers = config.playgroundListener && browserPort(service.app, { host: config.host, playground: config.playground, ...config.playgroundListener }, logger);
   // Plugins loaded and routes compiled first, so the collection also takes their start-up garbage;

@@ -120,7 +120,7 @@ export function partyDocuments(): Map<string, Json> {
             responses: { 200: { description: 'Keywords', content: json(NeighborhoodReplySchema) } },
           },
         },
-        '/api/v1/properties/api_token': propertyGet('A GraphQL API token for a property (cached 15 minutes per property)', ApiTokenReplySchema),
+        '/api/v1/properties/api_token': propertyGet('A GraphQL API token for a property (part of the API; the service does not call it)', ApiTokenReplySchema),
       })],
   ]);
 }

@@ -39,6 +39,25 @@ const MIB = 1024 * 1024;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** What a config file may hold, in the words of the error that names anything else. */
+const FILE_SETTINGS = Object.keys(ConfigFileSchema.properties);
+
+/**
+ * A setting a config file cannot hold, said with where it goes instead: a file holds the party
+ * addresses of its environment (docs/configuration.md#where-per-environment-settings-live); every
+ * other setting is an environment variable, set per environment by the deployment. The name is
+ * read as data (never an object key) and suggested as the variable it probably means.
+ */
+function unknownSetting(parsed: unknown): string | undefined {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const name = Object.keys(parsed).find((key) => !FILE_SETTINGS.includes(key));
+  if (name === undefined) return undefined;
+  const variable = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}...` : name);
+  const meant = /^[A-Z][A-Z0-9_]*$/.test(variable) ? ` (${variable}?)` : '';
+  return `unknown setting ${shown}: a config file holds only ${FILE_SETTINGS.join(', ')}; set anything else as an environment variable${meant} per environment in the deployment (see docs/configuration.md, "Where per-environment settings live")`;
+}
+
 function readConfigFile(configDir: string, environment: string): ConfigFile {
   const path = resolve(configDir, `${environment}.json`);
   let parsed: unknown;
@@ -47,6 +66,8 @@ function readConfigFile(configDir: string, environment: string): ConfigFile {
   } catch (err) {
     throw new ConfigError('ENVIRONMENT', `cannot read ${path}: ${(err as Error).message}`);
   }
+  const unknown = unknownSetting(parsed);
+  if (unknown !== undefined) throw new ConfigError('ENVIRONMENT', `${path}: ${unknown}`);
   const firstError = Value.Errors(ConfigFileSchema, parsed).First();
   if (firstError) throw new ConfigError('ENVIRONMENT', `${path}${firstError.path}: ${firstError.message}`);
   return parsed as ConfigFile;

@@ -7,12 +7,13 @@
 import type { RedisClient } from '../shared-state/redis-connection.ts';
 import type { ReplicaAcks } from '../shared-state/replica-ack.ts';
 import {
-  silentIdempotencyEvents, toError,
+  silentIdempotencyEvents,
   type Claim, type HeldClaim, type IdempotencyStore, type IdempotencyStoreEvents, type PreparedClaim,
 } from './idempotency-store.ts';
 import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from './memory-idempotency-store.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRedisIdempotencyStore } from './redis-idempotency-store.ts';
+import { toError } from '../errors.ts';
 
 /** Default bound of kept answers in process; a kept chat answer is about 1-3 KB. */
 export const DEFAULT_IDEMPOTENCY_MAX_KEYS = 20_000;

@@ -1,8 +1,8 @@
 /**
  * The playground in Chromium when a message gets no reply: the engine answering 503 (a stub in its
  * place, the rest of the local stack real), then the service itself stopped and started again. On
- * a phone (390 CSS pixels) and a laptop (1280): the message is marked "No reply" (the streamed
- * reply broke off with an error part) or "Not sent" (a JSON error) with Retry, the explanation
+ * a phone (390 CSS pixels) and a laptop (1280): the message is marked "No reply" (the service took
+ * it and failed while answering, streamed or as JSON alike) or "Not sent", with Retry, the explanation
  * says what happened in words (never "Failed to fetch"), the side panels drop the previous reply,
  * and Retry sends the same body under the same Idempotency-Key until the message is delivered.
  */
@@ -86,7 +86,7 @@ describe.each([390, 1280])('a message without a reply, %i CSS pixels wide', (wid
     await page?.context().close();
   });
 
-  it('the engine answering 503: "No reply" with the error part\'s text when streamed, "Not sent" as JSON, Retry with the same key and body until delivered', async () => {
+  it('the engine answering 503: "No reply: engine unavailable" streamed and as JSON alike, Retry with the same key and body until delivered', async () => {
     await send(page, 'When is the office open?');
     expect(await page.locator('.turn.assistant').last().innerText()).toContain(REPLY);
     expect(await page.textContent('#intent')).not.toBe('–');
@@ -109,12 +109,12 @@ describe.each([390, 1280])('a message without a reply, %i CSS pixels wide', (wid
     expect(await horizontalOverflow(page)).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, `playground-503-${width}.png`), fullPage: true });
 
-    // As JSON the same failure is the 503 itself.
+    // As JSON the same failure is the 503 itself, told the same way.
     await page.uncheck('#stream');
     await retry(page, failed);
-    expect(await lastUserTurn(page).locator('.status').innerText()).toMatch(/^⚠?\s*Not sent: the service is unavailable/);
-    expect(await page.locator('#error').innerText()).toBe('The service is unavailable (engine unavailable). This is usually brief: press Retry on the message.');
-    expect(await page.textContent('#latency-summary')).toBe('No reply: the message was not sent.');
+    expect(await lastUserTurn(page).locator('.status').innerText()).toMatch(/^⚠?\s*No reply: engine unavailable/);
+    expect(await page.locator('#error').innerText()).toBe('The service failed while answering (engine unavailable). Press Retry on the message.');
+    expect(await page.textContent('#latency-summary')).toBe('No reply: the service failed while answering.');
     await page.check('#stream');
 
     engineDown = false;

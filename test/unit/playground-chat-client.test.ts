@@ -3,13 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { CUT_OFF, describeBrokenReply, describeFailure, UNREACHABLE } from '../../src/http/playground/chat-client.js';
 
 describe('describeFailure', () => {
-  it('a party down (503): unavailable, retryable, with the detail and the wait when given', () => {
+  it('a party down (503) or a defect (500) while answering: "No reply", in the words a streamed reply\'s error part uses', () => {
+    for (const detail of ['engine unavailable', 'graphql unavailable', 'handoff unavailable']) {
+      expect(describeFailure(503, { detail }, '1')).toEqual(describeBrokenReply(detail));
+    }
     expect(describeFailure(503, { detail: 'engine unavailable' }, null)).toEqual({
-      short: 'the service is unavailable',
-      long: 'The service is unavailable (engine unavailable). This is usually brief: press Retry on the message.',
+      short: 'engine unavailable',
+      long: 'The service failed while answering (engine unavailable). Press Retry on the message.',
       retryable: true,
+      sent: true,
     });
-    expect(describeFailure(503, { detail: 'Service Unavailable' }, '5').long).toContain('press Retry on the message in 5 s.');
+    expect(describeFailure(500, { detail: { message: 'Internal server error', trace_id: 'abc' } }, null)).toEqual(describeBrokenReply('Internal server error'));
+  });
+
+  it('the service not taking the message (overloaded, shutting down, a proxy): unavailable, "Not sent", with the wait when given', () => {
+    for (const detail of ['Service overloaded', 'Service shutting down', 'Service Unavailable']) {
+      const problem = describeFailure(503, { detail }, '5');
+      expect(problem).toMatchObject({ short: 'the service is unavailable', retryable: true });
+      expect(problem.sent).toBeUndefined();
+      expect(problem.long).toContain('press Retry on the message in 5 s.');
+    }
     // A proxy's HTML error page is not JSON: the status stands in for the detail.
     expect(describeFailure(502, undefined, null).long).toContain('(HTTP 502)');
   });
@@ -29,7 +42,7 @@ describe('describeFailure', () => {
     expect(describeFailure(429, { detail: 'Too Many Requests' }, '12').long).toContain('in 12 s');
     expect(describeFailure(409, { detail: 'A request with this Idempotency-Key is still being processed' }, '1')).toMatchObject({ short: 'an earlier try is still running', retryable: true });
     expect(describeFailure(401, { detail: 'Unauthorized' }, null).long).toContain('set it under Keys');
-    expect(describeFailure(500, { detail: { message: 'Internal server error', trace_id: 'abc' } }, null)).toMatchObject({ short: 'the service failed', retryable: true });
+    expect(describeFailure(500, undefined, null)).toMatchObject({ short: 'the service failed', retryable: true });
   });
 
   it('never words a failure as "Failed to fetch"', () => {

@@ -28,13 +28,25 @@ export const UNREACHABLE = {
 };
 
 /**
+ * The details of a failure while the service was answering a message it took in: a party it
+ * needs unavailable, or a defect. A stream's error part carries the same words.
+ */
+const WHILE_ANSWERING = /^(?:engine|graphql|handoff|translate|propertyApi) unavailable$|^Internal server error$/;
+
+/**
+ * One failure is told one way, however the reply was asked for: a failure while answering reads
+ * "No reply: <the service's detail>" whether it came as a JSON error or as a stream's error part.
  * @param {number} status
  * @param {unknown} body the answer's JSON, if it was JSON
  * @param {string | null} retryAfter
  * @returns {Problem}
  */
 export function describeFailure(status, body, retryAfter) {
-  const detail = detailOf(body) ?? `HTTP ${status}`;
+  const given = detailOf(body);
+  // The service took the message and failed while answering it (a party unavailable, a defect):
+  // said as a streamed reply's error part says the same failure.
+  if (status >= 500 && given !== undefined && WHILE_ANSWERING.test(given)) return describeBrokenReply(given);
+  const detail = given ?? `HTTP ${status}`;
   const wait = retryAfter !== null && /^\d+$/.test(retryAfter) ? ` in ${retryAfter} s` : '';
   if (status === 503 || status === 502 || status === 504) {
     return { short: 'the service is unavailable', long: `The service is unavailable (${detail}). This is usually brief: press Retry on the message${wait}.`, retryable: true };

@@ -103,9 +103,9 @@ async function deliver(chat) {
   try {
     const result = await postChat(chat.body, headers, {
       stream: field('stream').checked,
-      onStep: (step, ms) => {
+      onStep: (step) => {
         started();
-        showProgress(reply, step, ms);
+        showProgress(reply, step);
       },
       onText: (textSoFar) => {
         started();
