@@ -88,8 +88,10 @@ export interface Config {
   readonly handoffMaxAgeSeconds: number;
   /** HANDOFF_LOCK_MS: how long a delivering instance holds a handoff; a dead one's is taken over after it. */
   readonly handoffLockMs: number;
-  /** HANDOFF_SIGNING_SECRET (docs/contracts.md#handoff-receiver): the first signs, each gets a `v1=`; empty = unsigned. Never logged. */
+  /** HANDOFF_SIGNING_SECRET (docs/handoff-receivers.md): `whsec_` secrets, the newest first, each gets a `v1,` signature; empty = unsigned. Never logged. */
   readonly handoffSigningSecrets: readonly string[];
+  /** HANDOFF_LEGACY_SIGNATURE: also send the former `X-Chat-Adapter-Signature` (kept for one minor version). */
+  readonly handoffLegacySignature: boolean;
   /** ADMIN_API_KEY: bearer key of the /admin routes, which are not served when unset. Never logged. */
   readonly adminApiKey: string | undefined;
   /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (docs/api.md#limits). */

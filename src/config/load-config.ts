@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { isTimeZone } from '../reply/property-format.ts';
 import { parseCallerKeys } from './caller-keys.ts';
+import { parseWebhookSecrets } from './webhook-secrets.ts';
 import { readTracesSampler } from './sampler-config.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
@@ -76,21 +77,6 @@ function adminApiKey(env: Env): string | undefined {
     throw new ConfigError('ADMIN_API_KEY', 'must be at least 16 printable ASCII characters without spaces');
   }
   return key;
-}
-
-/**
- * docs/contracts.md#handoff-receiver: HANDOFF_SIGNING_SECRET, a comma-separated list (rotation: the new secret first, the old
- * one kept while receivers move over). Empty when unset: deliveries are not signed.
- */
-function handoffSigningSecrets(env: Env): readonly string[] {
-  const value = envOptionalString(env, 'HANDOFF_SIGNING_SECRET');
-  if (value === undefined) return [];
-  const secrets = value.split(',').map((s) => s.trim());
-  // The secrets are never echoed: only what is wrong with them.
-  if (secrets.some((s) => !/^[\x21-\x7e]{16,}$/.test(s) || s.includes(','))) {
-    throw new ConfigError('HANDOFF_SIGNING_SECRET', 'must be a comma-separated list of secrets of at least 16 printable ASCII characters without spaces');
-  }
-  return secrets;
 }
 
 function phoneRegion(env: Env): string {
@@ -196,7 +182,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffMaxAgeSeconds: check(() => envInteger(env, 'HANDOFF_MAX_AGE_S', 86_400, 1, 30 * 86_400)),
     handoffLockMs: check(() => envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000)),
     adminApiKey: check(() => adminApiKey(env)),
-    handoffSigningSecrets: check(() => handoffSigningSecrets(env)),
+    handoffSigningSecrets: check(() => parseWebhookSecrets(env)),
+    handoffLegacySignature: check(() => envBoolean(env, 'HANDOFF_LEGACY_SIGNATURE', false)),
     playground: check(() => envBoolean(env, 'PLAYGROUND', local)),
     keepAliveTimeoutMs: check(() => envInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000)),
     requestReceiveTimeoutMs: check(() => envInteger(env, 'REQUEST_RECEIVE_TIMEOUT_MS', 30_000, 100, 600_000)),
