@@ -272,7 +272,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
   const metrics = createMetrics();
   const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning);
   const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics);
-  if (config.callerKeys === undefined && config.environment !== 'local') {
+  if (config.callerKeys === undefined && config.publishableKeys === undefined && config.environment !== 'local') {
     logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
   }
   const app = buildApp({
@@ -285,6 +285,8 @@ export async function composeService(config: Config, logger: PinoLogger, options
     requestTimeoutMs: config.requestTimeoutMs,
     requestGuards: guarded.guards,
     callerKeys: config.callerKeys,
+    publishableKeys: config.publishableKeys,
+    corsOrigins: config.corsOrigins,
     overloadMaxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     rateLimits: {
       sessionPerMin: config.rateLimitSessionPerMin,

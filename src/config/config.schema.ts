@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { CorsOrigins } from './cors-origins.ts';
 import type { TracesSamplerConfig } from './sampler-config.ts';
 
 export const ENVIRONMENTS = ['local', 'qa', 'staging', 'prod'] as const;
@@ -30,6 +31,17 @@ export interface CallerKeyEntry {
   readonly key: string;
   /** The organisations the key may post for; undefined = any. */
   readonly orgIds: readonly string[] | undefined;
+}
+
+/** One PUBLISHABLE_KEYS entry (docs/browser-widgets.md#publishable-keys); the key is digested once when the app is built. */
+export interface PublishableKeyEntry {
+  readonly name: string;
+  /** Begins `pk_`. */
+  readonly key: string;
+  /** Exact origins (as browsers send `Origin`) the key is accepted from. */
+  readonly origins: readonly string[];
+  readonly orgId: string;
+  readonly propertyIds: readonly string[];
 }
 
 export interface Config {
@@ -74,6 +86,10 @@ export interface Config {
   // Callers and limits (docs/api.md#caller-keys, docs/api.md#rate-limits, docs/api.md#overload-and-input-depth): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
   /** CALLER_API_KEYS; undefined = no caller authentication. */
   readonly callerKeys: readonly CallerKeyEntry[] | undefined;
+  /** PUBLISHABLE_KEYS (docs/browser-widgets.md#publishable-keys); undefined = none. */
+  readonly publishableKeys: readonly PublishableKeyEntry[] | undefined;
+  /** CORS_ORIGINS (docs/browser-widgets.md#cors): `local` by default in ENVIRONMENT=local, none elsewhere. */
+  readonly corsOrigins: CorsOrigins;
   /** Chats per minute per session (`orgId`, `propertyId`, `session_id`); 0 = off. */
   readonly rateLimitSessionPerMin: number;
   /** Chats per minute per organisation; 0 = off. */

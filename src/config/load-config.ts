@@ -5,6 +5,8 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import { isTimeZone } from '../reply/property-format.ts';
 import { parseCallerKeys } from './caller-keys.ts';
 import { parseWebhookSecrets } from './webhook-secrets.ts';
+import { parseCorsOrigins } from './cors-origins.ts';
+import { checkKeyKinds, parsePublishableKeys } from './publishable-keys.ts';
 import { readTracesSampler } from './sampler-config.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
@@ -172,6 +174,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     idempotencyMaxKeys: check(() => envInteger(env, 'IDEMPOTENCY_MAX_KEYS', 20_000, 1, 10_000_000)),
     idempotencyMaxBytes: check(() => envInteger(env, 'IDEMPOTENCY_MAX_BYTES', 32 * MIB, MIB, 4096 * MIB)),
     callerKeys: check(() => parseCallerKeys(env)),
+    publishableKeys: check(() => parsePublishableKeys(env)),
+    corsOrigins: check(() => parseCorsOrigins(env, local)),
     rateLimitSessionPerMin: check(() => envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000)),
     rateLimitOrgPerMin: check(() => envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000)),
     // Off by default: without CALLER_API_KEYS the client is the peer address, which behind a load
@@ -191,6 +195,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffDeadLetterTtlSeconds: check(() => envInteger(env, 'HANDOFF_DEAD_LETTER_TTL_S', 30 * 86_400, 3_600, 365 * 86_400)),
     playgroundListener: check(() => playgroundListener(env, local, port)),
   };
+  check(() => checkKeyKinds(config.publishableKeys, config.callerKeys, config.adminApiKey));
   problems.done();
   return config;
 }
