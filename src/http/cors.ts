@@ -62,6 +62,8 @@ const corsPlugin: FastifyPluginAsync<CorsSettings> = async (app, settings) => {
     if (origin === undefined) return { origin: false };
     const path = request.url.split('?', 1)[0] ?? '';
     if (!isCorsPath(path, settings.routePrefix)) return { origin: false };
+    // An OPTIONS that is not a preflight is a 404 in the detail shape (not @fastify/cors' text/plain 400).
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] === undefined) return { origin: false };
     const allowed = originAllowed(origin, settings.origins, exact);
     request.log.debug({ origin: origin.slice(0, LOGGED_ORIGIN_CHARS), allowed }, allowed ? 'CORS origin allowed' : 'CORS origin not allowed: no CORS headers');
     // The one origin asked about is echoed (never `*`): the answer varies by Origin, which @fastify/cors says in Vary.
