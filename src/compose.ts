@@ -25,6 +25,7 @@ import { extractContact, warmUpContacts } from './contacts/find-contact.ts';
 import { createHandoffOutbox, type OutboxTuning } from './outbox/create-handoff-outbox.ts';
 import type { Outbox } from './outbox/outbox.ts';
 import type { ReadinessCheck } from './http/readiness.ts';
+import { originsWithoutCors } from './http/cors.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { ChatGuards } from './http/routes.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
@@ -274,6 +275,10 @@ export async function composeService(config: Config, logger: PinoLogger, options
   const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics);
   if (config.callerKeys === undefined && config.publishableKeys === undefined && config.environment !== 'local') {
     logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
+  }
+  // A publishable key's origin that CORS does not allow could never read an answer.
+  for (const { name, origin } of originsWithoutCors(config.publishableKeys ?? [], config.corsOrigins)) {
+    logger.warn({ key: name, origin }, 'a PUBLISHABLE_KEYS origin is not in CORS_ORIGINS: browsers there cannot read the answers');
   }
   const app = buildApp({
     deps: built.deps,

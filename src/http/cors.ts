@@ -41,6 +41,12 @@ export function originAllowed(origin: string, allowed: CorsOrigins, exact: Reado
   return exact.has(origin) || (allowed.local && LOOPBACK_ORIGIN.test(origin));
 }
 
+/** The publishable keys' origins that `allowed` does not let read answers (a start-up warning each). */
+export function originsWithoutCors(keys: readonly { readonly name: string; readonly origins: readonly string[] }[], allowed: CorsOrigins): { name: string; origin: string }[] {
+  const exact: ReadonlySet<string> = new Set(allowed.origins);
+  return keys.flatMap((key) => key.origins.filter((origin) => !originAllowed(origin, allowed, exact)).map((origin) => ({ name: key.name, origin })));
+}
+
 export interface CorsSettings {
   readonly origins: CorsOrigins;
   readonly routePrefix: string;

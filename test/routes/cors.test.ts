@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { originsWithoutCors } from '../../src/http/cors.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
@@ -101,5 +102,13 @@ describe('CORS without CORS_ORIGINS outside local', () => {
       expect(res.statusCode).toBe(404);
       noCorsHeaders(res);
     }
+  });
+});
+
+describe('originsWithoutCors (the start-up warning)', () => {
+  it('names each publishable key origin that CORS_ORIGINS does not allow', () => {
+    const keys = [{ name: 'widget', origins: [WIDGET, 'http://localhost:5173', 'https://other.example'] }];
+    expect(originsWithoutCors(keys, { local: true, origins: [WIDGET] })).toEqual([{ name: 'widget', origin: 'https://other.example' }]);
+    expect(originsWithoutCors(keys, { local: false, origins: [] }).map((o) => o.origin)).toEqual([WIDGET, 'http://localhost:5173', 'https://other.example']);
   });
 });
