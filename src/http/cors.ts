@@ -62,6 +62,8 @@ const ALLOWED: FastifyCorsOptions = {
 };
 
 const corsPlugin: FastifyPluginAsync<CorsSettings> = async (app, settings) => {
+  // No origin allowed (the default outside local): no hook on every request, no OPTIONS route.
+  if (!settings.origins.local && settings.origins.origins.length === 0) return;
   const exact: ReadonlySet<string> = new Set(settings.origins.origins);
   const decide = (request: FastifyRequest): FastifyCorsOptions => {
     const origin = request.headers.origin;

@@ -103,6 +103,14 @@ describe('CORS without CORS_ORIGINS outside local', () => {
       noCorsHeaders(res);
     }
   });
+
+  it('adds nothing to answers: no Vary: Origin, no Access-Control-*', async () => {
+    harness.svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+    const res = await harness.svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest(), headers: { origin: WIDGET } });
+    expect(res.statusCode).toBe(200);
+    noCorsHeaders(res);
+    expect(res.headers['vary']).toBeUndefined();
+  });
 });
 
 describe('originsWithoutCors (the start-up warning)', () => {
