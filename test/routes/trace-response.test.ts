@@ -93,6 +93,17 @@ describe('the trace id header on every kind of answer', () => {
   });
 });
 
+describe('the trace id header in the OpenAPI document', () => {
+  it('is documented on every status of POST /chat_adapter', async () => {
+    const doc = (await svc.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, { post: { responses: Record<string, { headers?: Record<string, unknown> }> } }>;
+    };
+    const responses = doc.paths['/chat_adapter']!.post.responses;
+    expect(Object.keys(responses).length).toBeGreaterThan(5);
+    for (const [status, response] of Object.entries(responses)) expect(Object.keys(response.headers ?? {}), status).toContain('traceresponse');
+  });
+});
+
 describe('the trace id header while shutting down', () => {
   it('a request reaching a closing server gets 503 with its traceresponse', async () => {
     const closing = await startStubbedService();
