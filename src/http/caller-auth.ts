@@ -3,7 +3,9 @@
  * `Authorization: Bearer <key>`: checked in onRequest, before the body is read (401), and, once the
  * body is validated, against the organisations the key may post for (403), before anything else
  * runs. Keys are held only as SHA-256 digests (bearer-key.ts); the entry's name, never the key,
- * goes on the request's log lines, its server span and its metrics.
+ * goes on the request's log lines, its server span and its metrics. A `pk_` key is a publishable
+ * key (PUBLISHABLE_KEYS, checked by publishable-keys.ts): it also needs its `Origin`, and is
+ * scoped to properties as well.
  */
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
