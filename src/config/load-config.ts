@@ -5,6 +5,9 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import { isTimeZone } from '../reply/property-format.ts';
 import { parseCallerKeys } from './caller-keys.ts';
 import { readRedisTarget } from './redis-target.ts';
+import { parseWebhookSecrets } from './webhook-secrets.ts';
+import { parseCorsOrigins } from './cors-origins.ts';
+import { checkKeyKinds, parsePublishableKeys } from './publishable-keys.ts';
 import { readTracesSampler } from './sampler-config.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
@@ -100,21 +103,6 @@ function adminApiKey(env: Env): string | undefined {
   return key;
 }
 
-/**
- * docs/contracts.md#handoff-receiver: HANDOFF_SIGNING_SECRET, a comma-separated list (rotation: the new secret first, the old
- * one kept while receivers move over). Empty when unset: deliveries are not signed.
- */
-function handoffSigningSecrets(env: Env): readonly string[] {
-  const value = envOptionalString(env, 'HANDOFF_SIGNING_SECRET');
-  if (value === undefined) return [];
-  const secrets = value.split(',').map((s) => s.trim());
-  // The secrets are never echoed: only what is wrong with them.
-  if (secrets.some((s) => !/^[\x21-\x7e]{16,}$/.test(s) || s.includes(','))) {
-    throw new ConfigError('HANDOFF_SIGNING_SECRET', 'must be a comma-separated list of secrets of at least 16 printable ASCII characters without spaces');
-  }
-  return secrets;
-}
-
 function phoneRegion(env: Env): string {
   const region = envString(env, 'DEFAULT_PHONE_REGION', 'US').toUpperCase();
   if (!isSupportedCountry(region)) throw new ConfigError('DEFAULT_PHONE_REGION', `must be an ISO 3166 region code such as US, got "${region}"`);
@@ -208,6 +196,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     idempotencyMaxKeys: check(() => envInteger(env, 'IDEMPOTENCY_MAX_KEYS', 20_000, 1, 10_000_000)),
     idempotencyMaxBytes: check(() => envInteger(env, 'IDEMPOTENCY_MAX_BYTES', 32 * MIB, MIB, 4096 * MIB)),
     callerKeys: check(() => parseCallerKeys(env)),
+    publishableKeys: check(() => parsePublishableKeys(env)),
+    corsOrigins: check(() => parseCorsOrigins(env, local)),
     rateLimitSessionPerMin: check(() => envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000)),
     rateLimitOrgPerMin: check(() => envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000)),
     // Off by default: without CALLER_API_KEYS the client is the peer address, which behind a load
@@ -218,7 +208,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffMaxAgeSeconds: check(() => envInteger(env, 'HANDOFF_MAX_AGE_S', 86_400, 1, 30 * 86_400)),
     handoffLockMs: check(() => envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000)),
     adminApiKey: check(() => adminApiKey(env)),
-    handoffSigningSecrets: check(() => handoffSigningSecrets(env)),
+    handoffSigningSecrets: check(() => parseWebhookSecrets(env)),
+    handoffLegacySignature: check(() => envBoolean(env, 'HANDOFF_LEGACY_SIGNATURE', false)),
     playground: check(() => envBoolean(env, 'PLAYGROUND', local)),
     keepAliveTimeoutMs: check(() => envInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000)),
     requestReceiveTimeoutMs: check(() => envInteger(env, 'REQUEST_RECEIVE_TIMEOUT_MS', 30_000, 100, 600_000)),
@@ -226,6 +217,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffDeadLetterTtlSeconds: check(() => envInteger(env, 'HANDOFF_DEAD_LETTER_TTL_S', 30 * 86_400, 3_600, 365 * 86_400)),
     playgroundListener: check(() => playgroundListener(env, local, port)),
   };
+  check(() => checkKeyKinds(config.publishableKeys, config.callerKeys, config.adminApiKey));
   problems.done();
   return config;
 }

@@ -1,6 +1,8 @@
 /** What the playground says about a message that got no reply (chat-client.js, loaded as the browser loads it). */
 import { describe, expect, it } from 'vitest';
-import { CUT_OFF, describeBrokenReply, describeFailure, UNREACHABLE } from '../../src/http/playground/chat-client.js';
+import { CUT_OFF, describeBrokenReply, describeFailure, traceIdOf, UNREACHABLE } from '../../src/http/playground/chat-client.js';
+import { traceResponse } from '../../src/http/trace-response.ts';
+import { trace, TraceFlags } from '@opentelemetry/api';
 
 describe('describeFailure', () => {
   it('a party down (503) or a defect (500) while answering: "No reply", in the words a streamed reply\'s error part uses', () => {
@@ -64,5 +66,13 @@ describe('a streamed reply that broke off', () => {
   it('the connection closed mid-stream: cut off, retryable, never "Failed to fetch"', () => {
     expect(CUT_OFF).toMatchObject({ short: 'the reply was cut off', retryable: true, sent: true });
     expect(CUT_OFF.long).not.toMatch(/fetch/i);
+  });
+});
+
+describe('traceIdOf', () => {
+  it('reads the trace id of the service\'s traceresponse header, and nothing of anything else', () => {
+    const span = trace.wrapSpanContext({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED });
+    expect(traceIdOf(traceResponse(span, 'unused'))).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    for (const other of [null, '', '00-abc-def-01', 'not-a-trace-response-header', '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01']) expect(traceIdOf(other)).toBeUndefined();
   });
 });

@@ -6,8 +6,9 @@ import { EVENT_STREAM, readReplyStream } from './stream.js';
 export const MAX_MESSAGE_CHARS = 4000;
 
 /**
- * `sent`: the message reached the service, which then failed while answering it.
- * @typedef {{ short: string, long: string, retryable: boolean, sent?: boolean }} Problem
+ * `sent`: the message reached the service, which then failed while answering it. `traceId`: the
+ * failed answer's trace id (its `traceresponse` header), the one id that finds it in the traces.
+ * @typedef {{ short: string, long: string, retryable: boolean, sent?: boolean, traceId?: string }} Problem
  * @typedef {{ ok: true, answer: any } | { ok: false, problem: Problem }} ChatResult
  * @typedef {import('./stream.js').StreamView & { stream?: boolean }} ChatView
  */
@@ -18,6 +19,15 @@ function detailOf(body) {
   if (typeof detail === 'string') return detail;
   const message = /** @type {{ message?: unknown } | undefined} */ (detail)?.message;
   return typeof message === 'string' ? message : undefined;
+}
+
+/**
+ * The trace id of a `traceresponse` header (`00-<trace id>-<span id>-<flags>`), or undefined.
+ * @param {string | null} header
+ */
+export function traceIdOf(header) {
+  const parts = (header ?? '').split('-');
+  return parts.length === 4 && /^[0-9a-f]{32}$/.test(parts[1] ?? '') ? parts[1] : undefined;
 }
 
 /** What the page says about a message the service did not answer. */
@@ -96,16 +106,19 @@ export async function postChat(body, headers, view = {}) {
     // fetch() rejects only when no answer came: refused, reset, offline.
     return { ok: false, problem: UNREACHABLE };
   }
+  const traceId = traceIdOf(res.headers.get('traceresponse'));
+  /** @param {Problem} problem @returns {ChatResult} */
+  const failed = (problem) => ({ ok: false, problem: traceId === undefined ? problem : { ...problem, traceId } });
   if (res.ok && res.body !== null && (res.headers.get('content-type') ?? '').startsWith(EVENT_STREAM)) {
     try {
       const { answer, errorText } = await readReplyStream(res.body, view);
-      return errorText === undefined ? { ok: true, answer } : { ok: false, problem: describeBrokenReply(errorText) };
+      return errorText === undefined ? { ok: true, answer } : failed(describeBrokenReply(errorText));
     } catch {
-      return { ok: false, problem: CUT_OFF };
+      return failed(CUT_OFF);
     }
   }
   const answer = await res.json().catch(() => undefined);
   if (res.ok && answer !== undefined) return { ok: true, answer };
-  if (res.ok) return { ok: false, problem: { short: 'unreadable answer', long: 'The service answered something that is not JSON. Press Retry on the message.', retryable: true } };
-  return { ok: false, problem: describeFailure(res.status, answer, res.headers.get('retry-after')) };
+  if (res.ok) return failed({ short: 'unreadable answer', long: 'The service answered something that is not JSON. Press Retry on the message.', retryable: true });
+  return failed(describeFailure(res.status, answer, res.headers.get('retry-after')));
 }

@@ -132,8 +132,8 @@ async function deliver(chat) {
         field('message').focus();
       },
     });
-    showError(problem.long);
-    clearAnswer(problem.sent ? 'No reply: the service failed while answering.' : 'No reply: the message was not sent.');
+    showError(problem.traceId === undefined ? problem.long : `${problem.long} Trace id: ${problem.traceId}`);
+    clearAnswer(problem.sent ? 'No reply: the service failed while answering.' : 'No reply: the message was not sent.', problem.traceId);
   } finally {
     setSending(false);
   }
