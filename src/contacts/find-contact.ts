@@ -9,8 +9,10 @@
  * and libphonenumber's full metadata (about 17 MiB) take 0.2 to 2 s to load, and most chats never
  * ask for contact details, so an idle process does not hold them. The first contact chat waits for
  * the load; `warmUpContacts()` starts it ahead (for a process that prefers that to the memory).
+ * The text is read NFC and without zero-width and bidi control characters (clean-text.ts).
  */
 import type { CountryCode } from 'libphonenumber-js';
+import { cleanText } from './clean-text.ts';
 import { findEmails } from './email.ts';
 import { choosePreferred } from './preference.ts';
 import { normaliseSpoken } from './spoken.ts';
@@ -48,8 +50,10 @@ export async function warmUpContacts(): Promise<boolean> {
 
 export async function extractContact(text: string, opts: { defaultRegion: CountryCode }): Promise<ExtractedContact> {
   const { findName, findPhoneMatches } = await finders();
-  const readable = normaliseSpoken(text);
+  // Every finder reads the composed text without invisible characters, so none is ever in a result.
+  const clean = cleanText(text);
+  const readable = normaliseSpoken(clean);
   const phone = choosePreferred(readable, findPhoneMatches(readable, opts.defaultRegion))?.phone ?? null;
   const email = choosePreferred(readable, findEmails(readable))?.email ?? null;
-  return { name: findName(text), phone, email };
+  return { name: findName(clean), phone, email };
 }
