@@ -3,8 +3,8 @@
  * and..."), word by word, and returns it title-cased, or null when the words there are not a name
  * ("I'm |interested", "soy |estudiante").
  */
-import { AFTER_NAME_WORDS, PARTICLES, PLACES_AFTER_DE, SUFFIXES, TITLES, VIETNAMESE_FAMILY, VIETNAMESE_MIDDLE } from './name-words.ts';
-import { capitalise, isCapitalised, isGuess, nameLike, wordsFrom, type NameCue, type Word } from './name-word.ts';
+import { AFTER_NAME_WORDS, ARTICLES_BEFORE_TITLE, NAME_LINKS, PARTICLES, PLACES_AFTER_DE, SUFFIXES, SURNAME_PREFIXES, TITLES, VIETNAMESE_FAMILY, VIETNAMESE_MIDDLE } from './name-words.ts';
+import { capitalise, givenNameBeforeSurname, isCapitalised, isGuess, nameLike, wordsFrom, type NameCue, type Word } from './name-word.ts';
 import { fold } from './fold.ts';
 import { isPlaceName } from './name-lexicon.ts';
 
@@ -42,11 +42,30 @@ export interface NameFound { name: string; end: number }
 /** "J", "R.": a middle initial, kept only between two name words ("John R. Miller"). */
 const isInitial = (word: Word): boolean => /^\p{Lu}$/u.test(word.text);
 
-/** "de Monterrey", "de Dallas": a lone "de" before a place says where the writer is from. */
+/** "de Monterrey", "de Dallas": a lone "de" before a place says where the writer is from ("de las Heras" is a surname). */
 const isFromPlace = (words: Word[], i: number): boolean => {
   const next = words[i + 1];
-  return words[i]!.folded === 'de' && next !== undefined && (PLACES_AFTER_DE.has(next.folded) || isPlaceName(next.text));
+  return words[i]!.folded === 'de' && next !== undefined && !PARTICLES.has(next.folded) && (PLACES_AFTER_DE.has(next.folded) || isPlaceName(next.text));
 };
+
+/** A capitalised word goes on after "St.", "El", "Abu": the prefix or link belongs to the name. */
+const capitalisedNameNext = (next: Word | undefined, cue: NameCue): boolean =>
+  next !== undefined && isCapitalised(next.text) && nameLike(next, cue, true);
+
+/** "Grace St. Clair", "Youssef El Amrani": a surname prefix or an Arabic link between name words. */
+const isLinkInName = (word: Word, next: Word | undefined, cue: NameCue): boolean =>
+  ((SURNAME_PREFIXES.has(word.folded) && isCapitalised(word.text)) || (NAME_LINKS.has(word.folded) && isCapitalised(word.text) && !word.dot)) &&
+  capitalisedNameNext(next, cue);
+
+/** Words before the name proper: titles ("Dr. Amanda Ruiz"), also after an article ("la Sra. Beatriz"). */
+function skipTitles(words: Word[], cue: NameCue): number {
+  let i = 0;
+  if (words.length > 2 && ARTICLES_BEFORE_TITLE.has(words[0]!.folded) && TITLES.has(words[1]!.folded)) i = 1;
+  const start = i;
+  // Skip titles, but only when a name follows ("Dr. Amanda Ruiz"; "this is Don" keeps "Don").
+  while (i + 1 < words.length && TITLES.has(words[i]!.folded) && nameLike(words[i + 1]!, cue, false)) i++;
+  return i === start ? 0 : i;
+}
 
 /**
  * After particles, the name goes on with a capitalised name word, or with a lower-case one when the
@@ -61,9 +80,7 @@ function continuesAfterParticles(next: Word | undefined, previous: Word, cue: Na
 /** The name starting at `start` after a cue of the given kind, or null. */
 export function readNameAt(text: string, start: number, cue: NameCue): NameFound | null {
   const words = wordsFrom(text, start);
-  let i = 0;
-  // Skip titles, but only when a name follows ("Dr. Amanda Ruiz"; "this is Don" keeps "Don").
-  while (i + 1 < words.length && TITLES.has(words[i]!.folded) && nameLike(words[i + 1]!, cue, false)) i++;
+  let i = skipTitles(words, cue);
   const parts: string[] = [];
   let end = start;
   let nameWords = 0;
@@ -72,7 +89,11 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
     const word = words[i]!;
     if (isPossessive(word)) return null;
     const previous = words[i - 1];
-    if (parts.length > 0 && previous !== undefined && previous.dot && !TITLES.has(previous.folded) && !isInitial(previous)) break;
+    if (parts.length > 0 && previous !== undefined && previous.dot && !TITLES.has(previous.folded) && !isInitial(previous) && !SURNAME_PREFIXES.has(previous.folded)) break;
+    if (parts.length > 0 && isLinkInName(word, words[i + 1], cue)) {
+      parts.push(`${word.text}${word.dot ? '.' : ''}`);
+      continue;
+    }
     if (parts.length > 0 && isInitial(word) && words[i + 1] !== undefined && nameLike(words[i + 1]!, cue, true) && isCapitalised(words[i + 1]!.text)) {
       parts.push(`${word.text}${word.dot ? '.' : ''}`);
       continue;
@@ -100,7 +121,7 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
       i--;
       continue;
     }
-    if (!nameLike(word, cue, parts.length > 0)) break;
+    if (!nameLike(word, cue, parts.length > 0) && !(parts.length === 0 && givenNameBeforeSurname(word, words[i + 1], cue))) break;
     guessed ||= isGuess(word, cue);
     parts.push(capitalise(word.text, false));
     nameWords++;

@@ -90,6 +90,22 @@ export const VIETNAMESE_FAMILY = list(`
 `);
 export const VIETNAMESE_MIDDLE = list(`van thi`);
 
+/**
+ * Months and a day that are also given names ("April Johnson", "Julio Martínez", "Domingo Pérez"):
+ * a name after "my name is" or "I'm", otherwise only written with a capital before a surname
+ * ("this is June Park"; "it's May already" names no one).
+ */
+export const DATE_NAMES = list(`april may june august abril mayo junio julio domingo`);
+
+/** Links inside Arabic names, written with a capital ("Youssef El Amrani", "Omar Abu Bakr"): kept between name words. */
+export const NAME_LINKS = list(`el al abu ben bin ibn abd abdel abdul ould`);
+
+/** Surname prefixes written with a full stop ("Grace St. Clair", "Ste. Marie"): kept before a name word. */
+export const SURNAME_PREFIXES = list(`st ste`);
+
+/** Articles before a title ("le habla la Sra. Beatriz Salgado", "soy el Sr. Robles"): skipped with it. */
+export const ARTICLES_BEFORE_TITLE = list(`el la the`);
+
 /** Honorifics skipped before a name ("this is Dr. Amanda Ruiz" -> "Amanda Ruiz"). */
 export const TITLES = list(`mr mrs ms miss mx dr prof sr sra srta don dona doctor doctora lic ing`);
 

@@ -1,24 +1,17 @@
 /**
- * A person's own name in a chat message. Self-introductions are read first ("my name is", "this is",
- * "I'm", "me llamo", "soy", ...), then "<Name> here", then signatures ("Thanks, Sarah" / "- David
- * Brown"); only then are compromise's named entities used, and only full names (two or more words)
+ * A person's own name in a chat message. A form's first and last name fields are read first, then
+ * self-introductions ("my name is", "this is", "I'm", "me llamo", "soy", ...), lines that open with a
+ * name (name-forms.ts), "<Name> here", signatures ("Thanks, Sarah" / "- David Brown") and a name
+ * beside a unit in parentheses; only then are compromise's named entities used, and only full names (two or more words)
  * that are not addressed to somebody else ("Hi Sarah", "speak with Maria Lopez").
  */
 import nlp from 'compromise';
-import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, QUALIFICATION_AFTER, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
+import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
 import { fold } from './fold.ts';
-import { readNameAt, type NameFound } from './name-parse.ts';
-import { isStreetOrPlace } from './name-places.ts';
+import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts';
+import { personAt } from './name-person.ts';
 
 interface Candidate { at: number; name: string }
-
-/** A person's name read at `start`, or null when there is none or it names a street or a place. */
-function personAt(text: string, start: number, cue: Parameters<typeof readNameAt>[2]): NameFound | null {
-  const name = readNameAt(text, start, cue);
-  const introduced = cue !== 'capitalised';
-  if (name === null || isStreetOrPlace(text, start, name.end, introduced)) return null;
-  return QUALIFICATION_AFTER.test(text.slice(name.end, name.end + 40)) ? null : name;
-}
 
 function fromIntroductions(text: string): Candidate[] {
   const found: Candidate[] = [];
@@ -63,14 +56,6 @@ function isSignatureEnd(after: string): boolean {
 // The words of an entity, punctuation left out: "(Maria Lopez)," -> "Maria", "Lopez".
 const ENTITY_WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
 
-// A form-like line: the name first, then a phone or an address ("Keisha Brown, 404 718 2296, ...").
-const DETAIL_NEXT = /^\s*(?:[,|;:–—-]\s*)?(?:\+?\(?\d|[\w.+-]+@)/u;
-
-function fromFormLine(text: string): string | null {
-  const name = personAt(text, 0, 'capitalised'); // leading white space is skipped by the reading
-  return name !== null && name.name.includes(' ') && DETAIL_NEXT.test(text.slice(name.end)) ? name.name : null;
-}
-
 function fromSignOffs(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(SIGN_OFF)) {
@@ -109,5 +94,6 @@ const first = (candidates: Candidate[]): string | null =>
 
 /** The writer's own name, capitalised, or null when the message does not give one. */
 export function findName(text: string): string | null {
-  return first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
+  return fromFormFields(text) ?? first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ??
+    fromParenthesised(text) ?? first(fromEntities(text));
 }

@@ -1,0 +1,79 @@
+/**
+ * Names given the way forms and tickets give them, without an introduction: a form's first and last
+ * name fields ("First name: Wei" / "Last name: Zhang", "Nombre:" / "Apellidos:"), a line that opens
+ * with the name and goes on with a detail or a dash ("Keisha Brown, 404 718 2296", "Marcus Bell —
+ * the garage door ..."), and a name beside a unit in parentheses ("(Megan Fowler, unit 402)",
+ * "Victor Huang (unit 1507): ..."). Each reading is bounded: a few patterns, a few lines.
+ */
+import { isCapitalised } from './name-word.ts';
+import { PARTICLES, RELATION_BEFORE, ADDRESSING_BEFORE } from './name-words.ts';
+import { personAt } from './name-person.ts';
+import { fold } from './fold.ts';
+
+// Field labels at the start of a line or after a separator; the value runs to the line's end.
+const FIRST_NAME_FIELD = /(?<![\p{L}])(?:first[ \t]*name|given[ \t]*name|primer[ \t]+nombre|nombres?)[ \t]*:[ \t]*/iu;
+const LAST_NAME_FIELD = /(?<![\p{L}])(?:last[ \t]*name|surname|family[ \t]*name|apellidos?)[ \t]*:[ \t]*/iu;
+
+/** "First name: Wei / Last name: Zhang" in either order: "Wei Zhang". */
+export function fromFormFields(text: string): string | null {
+  const first = FIRST_NAME_FIELD.exec(text);
+  const last = LAST_NAME_FIELD.exec(text);
+  if (first === null || last === null) return null;
+  const given = personAt(text, first.index + first[0].length, 'strong');
+  const family = personAt(text, last.index + last[0].length, 'strong');
+  return given !== null && family !== null ? `${given.name} ${family.name}` : null;
+}
+
+// After the name: a phone or an address ("Keisha Brown, 404 718 2296"), or a dash and the message
+// ("Tasha Green - unit 5 - ...", "Marcus Bell — the garage door ...").
+const DETAIL_NEXT = /^\s*(?:[,|;:–—-]\s*)?(?:\+?\(?\d|[\w.+-]+@)/u;
+const DASH_NEXT = /^[ \t]+[-–—][ \t]|^[ \t]*[–—]/u;
+// A greeting or a dash before the name on its line ("Hi - Brandon Tate (Apt 12B) - ...", "Buenas, ...").
+const LINE_OPENING = /^[ \t]*(?:(?:hi|hello|hey|hola|buenas|buenos[ \t]+d[ií]as|good[ \t]+(?:morning|afternoon|evening))[ \t]*[,!.:–—-]?[ \t]*)?/iu;
+const MAX_LINES = 20;
+
+/** A name written with a capital "De"/"La" is a subject line ("Fuga De Gas - cocina"), not a person. */
+const hasCapitalParticle = (name: string): boolean => name.split(' ').some((w) => PARTICLES.has(fold(w)) && isCapitalised(w));
+
+function formLineAt(text: string, lineStart: number): string | null {
+  const start = lineStart + (LINE_OPENING.exec(text.slice(lineStart, lineStart + 40))?.[0].length ?? 0);
+  const name = personAt(text, start, 'capitalised');
+  if (name === null || !name.name.includes(' ')) return null;
+  const rest = text.slice(name.end, name.end + 80);
+  if (DETAIL_NEXT.test(rest)) return name.name;
+  return (DASH_NEXT.test(rest) || UNIT_IN_PARENTHESES.test(rest)) && !hasCapitalParticle(name.name) ? name.name : null;
+}
+
+/** A line opening with a name, then a detail, a dash or a unit in parentheses. */
+export function fromFormLine(text: string): string | null {
+  let lineStart = 0;
+  for (let line = 0; line < MAX_LINES && lineStart <= text.length; line++) {
+    const found = formLineAt(text, lineStart);
+    if (found !== null) return found;
+    const next = text.indexOf('\n', lineStart);
+    if (next < 0) break;
+    lineStart = next + 1;
+  }
+  return null;
+}
+
+// "(unit 1507)", "(Apt 12B)", "(#307)", "(depto 402)": a unit in parentheses right after a name.
+const UNIT_WORDS = 'unit|apt|apartment|apto|depto|dpto|departamento|unidad|suite|ste|room|cuarto|bldg|edificio|casa|lote|lot';
+const UNIT_IN_PARENTHESES = new RegExp(`^[ \\t]*\\([ \\t]*(?:#[ \\t]*\\d|\\d|(?:${UNIT_WORDS})\\.?[ \\t]*#?[ \\t]*\\d)`, 'iu');
+// Inside the parentheses, after the name: a unit, a number or the closing parenthesis.
+const UNIT_AFTER_NAME = new RegExp(`^[ \\t]*(?:,[ \\t]*)?(?:#[ \\t]*\\d|\\d|(?:${UNIT_WORDS})\\b)`, 'iu');
+const OPEN_PARENTHESIS = /\([ \t]*(?=\p{Lu})/gu;
+const MAX_PARENTHESES = 10;
+
+/** "(Megan Fowler, unit 402)", "(Adriana Muñoz #307)": a full name and a unit in parentheses. */
+export function fromParenthesised(text: string): string | null {
+  let seen = 0;
+  for (const m of text.matchAll(OPEN_PARENTHESIS)) {
+    if (++seen > MAX_PARENTHESES) break;
+    const before = text.slice(Math.max(0, m.index - 40), m.index).trimEnd();
+    if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) continue;
+    const name = personAt(text, m.index + m[0].length, 'capitalised');
+    if (name !== null && name.name.includes(' ') && UNIT_AFTER_NAME.test(text.slice(name.end, name.end + 40))) return name.name;
+  }
+  return null;
+}
