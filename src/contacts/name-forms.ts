@@ -9,6 +9,7 @@ import { isCapitalised } from './name-word.ts';
 import { PARTICLES, RELATION_BEFORE, ADDRESSING_BEFORE } from './name-words.ts';
 import { personAt } from './name-person.ts';
 import { fold } from './fold.ts';
+import nlp from 'compromise';
 
 // Field labels at the start of a line or after a separator; the value runs to the line's end.
 const FIRST_NAME_FIELD = /(?<![\p{L}])(?:first[ \t]*name|given[ \t]*name|primer[ \t]+nombre|nombres?)[ \t]*:[ \t]*/iu;
@@ -32,8 +33,15 @@ const DASH_NEXT = /^[ \t]+[-–—][ \t]|^[ \t]*[–—]/u;
 const LINE_OPENING = /^[ \t]*(?:(?:hi|hello|hey|hola|buenas|buenos[ \t]+d[ií]as|good[ \t]+(?:morning|afternoon|evening))[ \t]*[,!.:–—-]?[ \t]*)?/iu;
 const MAX_LINES = 20;
 
-/** A name written with a capital "De"/"La" is a subject line ("Fuga De Gas - cocina"), not a person. */
-const hasCapitalParticle = (name: string): boolean => name.split(' ').some((w) => PARTICLES.has(fold(w)) && isCapitalised(w));
+/**
+ * Before a dash or a unit, a subject line looks like a name: "Fuga De Gas - cocina" (a capital "De"),
+ * "Noise Complaint - unit 4B", "Front Gate - ...". compromise's tagger, run on those few words only,
+ * tells a person's name ("Kateryna Bondarenko", "Rajesh Kumar") from the nouns of a subject line.
+ */
+function looksLikePerson(name: string): boolean {
+  if (name.split(' ').some((w) => PARTICLES.has(fold(w)) && isCapitalised(w))) return false;
+  return nlp(name).has('#Person');
+}
 
 function formLineAt(text: string, lineStart: number): string | null {
   const start = lineStart + (LINE_OPENING.exec(text.slice(lineStart, lineStart + 40))?.[0].length ?? 0);
@@ -41,7 +49,7 @@ function formLineAt(text: string, lineStart: number): string | null {
   if (name === null || !name.name.includes(' ')) return null;
   const rest = text.slice(name.end, name.end + 80);
   if (DETAIL_NEXT.test(rest)) return name.name;
-  return (DASH_NEXT.test(rest) || UNIT_IN_PARENTHESES.test(rest)) && !hasCapitalParticle(name.name) ? name.name : null;
+  return (DASH_NEXT.test(rest) || UNIT_IN_PARENTHESES.test(rest)) && looksLikePerson(name.name) ? name.name : null;
 }
 
 /** A line opening with a name, then a detail, a dash or a unit in parentheses. */

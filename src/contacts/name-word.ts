@@ -77,6 +77,8 @@ export function nameLike(word: Word, cue: NameCue, continuing: boolean): boolean
 export function givenNameBeforeSurname(word: Word, next: Word | undefined, cue: NameCue): boolean {
   if (next === undefined || word.dot || !isCapitalised(word.text) || !isCapitalised(next.text)) return false;
   if (!DATE_NAMES.has(word.folded) && (blocked(word.folded) || !isOtherKnownWord(word.text))) return false;
+  // Without an introduction, only a month or a place: "Pest Control - ..." and "Front Gate" are not people.
+  if (cue === 'capitalised' && !DATE_NAMES.has(word.folded) && !isPlaceName(word.text)) return false;
   if (PARTICLES.has(next.folded) || TITLES.has(next.folded) || DATE_NAMES.has(next.folded)) return false;
   return nameLike(next, cue, true);
 }

@@ -33,6 +33,8 @@ export const NOT_A_NAME = list(`
   ingles espanol english spanish latino latina americano americana cubano cubana mexicano mexicana
   miami florida texas california york near cerca yo quien alguien
   jaja jajaja jeje jejeje lol haha hahaha xoxo jk xd besos abrazos
+  queja quejas ruido porton principal fuga problema pregunta solicitud reparacion ayuda consulta aviso
+  reporte plagas basura ventana puerta llave elevador alberca calentador estufa urgente emergencia correo
 `);
 
 /**
@@ -143,7 +145,7 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
 export const SIGN_OFF = /(?<![\p{L}\p{N}])(?:thanks|thank\s+you|thx|regards|best|cheers|gracias|saludos|atentamente|xoxo|besos|abrazos|bendiciones)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil|\s+cordiales)?[\s!.,]*(?:[-–—]\s*)?|(?<!\S)[-–—]{1,2}\s*/giu;
 
 /** After a name: it names a qualification, not a person ("I'm Section 8 approved", "soy HUD aprobada"). */
-export const QUALIFICATION_AFTER = /^\s*(?:\d+\s*)?(?:pre-?)?(?:approved|aprobad[oa]|certified|certificad[oa]|qualified|eligible|verified)\b/iu;
+export const QUALIFICATION_AFTER = /^\s*(?:\d+\s*)?(?:pre-?)?(?:approved|aprobad[oa]|certified|certificad[oa]|qualified|eligible|verified|bound|based)\b/iu;
 
 /**
  * Places a visitor says they are from ("soy Carmen de Monterrey"): after a lone "de" they end the
@@ -162,7 +164,7 @@ export const PLACES_AFTER_DE = list(`
 export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que)[\s,]*)$/iu;
 
 /** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"); tested on trimmed text. */
-export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente),?$/iu;
+export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente),?$|\b(?:the|el|la)\s+(?:(?:old|previous|former|last)\s+)?(?:tenant|resident|owner|inquilin[oa]|residente|due[nñ][oa]|propietari[oa])(?:\s+anterior)?,?$/iu;
 
 /** Staff named with their job right after ("Michelle Davis from leasing", "José Martínez de mantenimiento"). */
 export const STAFF_AFTER = /^\s*(?:,\s*)?(?:from|at|in|of|de|del)\s+(?:the\s+|la\s+|el\s+)?(?:leasing|maintenance|office|front\s+desk|management|oficina|mantenimiento|administraci[oó]n|gerencia)\b|^\s*(?:,\s*)?(?:the|la|el)\s+(?:manager|gerente|administrador[a]?|encargad[oa])\b/iu;

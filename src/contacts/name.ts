@@ -10,6 +10,7 @@ import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, RELATION_BEFORE, SIGN_OFF, S
 import { fold } from './fold.ts';
 import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts';
 import { personAt } from './name-person.ts';
+import { isShouted, unshout } from './name-case.ts';
 
 interface Candidate { at: number; name: string }
 
@@ -33,7 +34,7 @@ function fromNameHere(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(NAME_HERE)) {
     const start = m.index + m[0].length - m[1]!.length - 4;
-    const name = personAt(text, start, 'capitalised');
+    const name = personAt(text, start, 'capitalised', true);
     if (name !== null) found.push({ at: start, name: name.name });
   }
   return found;
@@ -93,7 +94,9 @@ const first = (candidates: Candidate[]): string | null =>
   candidates.sort((a, b) => a.at - b.at)[0]?.name ?? null;
 
 /** The writer's own name, capitalised, or null when the message does not give one. */
-export function findName(text: string): string | null {
+export function findName(written: string): string | null {
+  const shouted = isShouted(written);
+  const text = shouted ? unshout(written) : written;
   return fromFormFields(text) ?? first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ??
-    fromParenthesised(text) ?? first(fromEntities(text));
+    fromParenthesised(text) ?? (shouted ? null : first(fromEntities(text))); // entities need the case the writer chose
 }

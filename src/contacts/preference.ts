@@ -20,10 +20,11 @@ const WINDOW_CHARS = 80;
 
 const wordsOf = (text: string): string[] => Array.from(text.matchAll(/[\p{L}\p{M}'’]+/gu), ([w]) => fold(w).replace(/['’]s$/, ''));
 
-// The last clause boundary of a stretch: a comma, a full stop before a space, ";", "!", "?", a line end, "(".
+// The last clause boundary of a stretch: a comma, a full stop before a space (not a title's: "for
+// Mr. Ortiz at ..." is one clause), ";", "!", "?", a line end, "(".
 const lastBoundary = (text: string): number => {
   let at = -1;
-  for (const m of text.matchAll(/[,;!?\n(]|\.(?=\s|$)|\s[-–—]\s|\b(?:but|pero)\b/gu)) at = m.index + m[0].length;
+  for (const m of text.matchAll(/[,;!?\n(]|(?<!(?<![\p{L}])(?:[Mm]rs?|[Mm]s|[Dd]r|[Ss]ra?|[Ss]rta|[Ll]ic|[Ii]ng|[Pp]rof))\.(?=\s|$)|\s[-–—]\s|\b(?:but|pero)\b/gu)) at = m.index + m[0].length;
   return at;
 };
 const firstSentenceEnd = (text: string): number => {
