@@ -12,6 +12,7 @@ export const OTHER_OWNER_WORDS = list(`
   brother hermano sister hermana friend amigo amiga grandma abuela grandpa abuelo landlord
   leasing desk management administracion gerencia maintenance mantenimiento website web
   sitio pagina ustedes your emergency emergencia voicemail buzon llamaron called left deje dejamos
+  her his their
 `);
 
 /**
@@ -20,7 +21,13 @@ export const OTHER_OWNER_WORDS = list(`
  * "my office phone").
  */
 export const OFFICE_WORDS = list(`office oficina`);
-export const PROPERTY_OFFICE_BEFORE = list(`the your leasing front management rental la a al de del ustedes`);
+export const PROPERTY_OFFICE_BEFORE = list(`the your leasing front management rental la a al de del ustedes su sus`);
+
+/**
+ * "su" (his, her, their, or your): someone else's detail when a relative or a neighbour was named
+ * earlier in the sentence ("mi vecina Rosa perdió su llave, su número es ...").
+ */
+export const THIRD_PERSON_OWNER = list(`su sus`);
 
 /** A detail the visitor is done with: "old number", "el anterior", "on file". */
 export const OLD_WORDS = list(`old viejo vieja anterior antiguo antigua former previous file dont don't never nunca`);

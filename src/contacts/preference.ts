@@ -9,6 +9,7 @@
 import { fold } from './fold.ts';
 import {
   LINE_KINDS, NOT_FOR_USE_AFTER, OFFICE_WORDS, OLD_WORDS, OTHER_OWNER_WORDS, PREFERRED_WORDS, PROPERTY_OFFICE_BEFORE, SECOND_CHOICE_WORDS, SELF_WORDS,
+  THIRD_PERSON_OWNER,
 } from './preference-words.ts';
 
 export interface Found { readonly start: number; readonly end: number }
@@ -49,6 +50,13 @@ function standingBefore(words: string[]): Standing | null {
 const someoneElses = (words: string[], i: number): boolean =>
   OTHER_OWNER_WORDS.has(words[i]!) || (OFFICE_WORDS.has(words[i]!) && PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? ''));
 
+/** "su número" in a sentence that named a relative or a neighbour earlier: theirs, not the writer's. */
+function someoneNamedBefore(text: string, start: number, clause: string[]): Standing | null {
+  if (!clause.some((w) => THIRD_PERSON_OWNER.has(w)) || clause.some((w) => SELF_WORDS.has(w))) return null;
+  const earlier = wordsOf(text.slice(Math.max(0, start - WINDOW_CHARS), start));
+  return earlier.some((w) => OTHER_OWNER_WORDS.has(w)) ? 'other' : null;
+}
+
 function standingAfter(words: string[]): Standing | null {
   if (words.some((w, i) => NOT_FOR_USE_AFTER.has(w) || someoneElses(words, i))) return 'other';
   if (words.some((w) => PREFERRED_WORDS.has(w))) return 'preferred';
@@ -77,8 +85,8 @@ export function choosePreferred<T extends Found>(text: string, found: readonly T
   // (with one detail found, preferring it changes nothing).
   const namedKind = wordsOf(tailClause).find((w) => LINE_KINDS.has(w));
 
-  const standings = found.map((_, i): Standing => {
-    const own = standingBefore(before[i]!);
+  const standings = found.map((detail, i): Standing => {
+    const own = standingBefore(before[i]!) ?? someoneNamedBefore(text, detail.start, before[i]!);
     const later = standingAfter(after[i]!);
     if (own === 'other' || later === 'other') return 'other';
     if (namedKind !== undefined && before[i]!.includes(namedKind)) return 'preferred';
