@@ -13,7 +13,9 @@ import nlp from 'compromise';
 
 // Field labels at the start of a line or after a separator; the value runs to the line's end.
 const FIRST_NAME_FIELD = /(?<![\p{L}])(?:first[ \t]*name|given[ \t]*name|primer[ \t]+nombre|nombres?)[ \t]*:[ \t]*/iu;
-const LAST_NAME_FIELD = /(?<![\p{L}])(?:last[ \t]*name|surname|family[ \t]*name|apellidos?)[ \t]*:[ \t]*/iu;
+const LAST_NAME_FIELD = /(?<![\p{L}])(?:last[ \t]*name|surname|family[ \t]*name|apellidos?(?:[ \t]+paterno)?)[ \t]*:[ \t]*/iu;
+// Spanish forms may ask for the second surname apart ("Apellido materno: Vega").
+const SECOND_LAST_NAME_FIELD = /(?<![\p{L}])apellido[ \t]+materno[ \t]*:[ \t]*/iu;
 
 /** "First name: Wei / Last name: Zhang" in either order: "Wei Zhang". */
 export function fromFormFields(text: string): string | null {
@@ -22,7 +24,10 @@ export function fromFormFields(text: string): string | null {
   if (first === null || last === null) return null;
   const given = personAt(text, first.index + first[0].length, 'strong');
   const family = personAt(text, last.index + last[0].length, 'strong');
-  return given !== null && family !== null ? `${given.name} ${family.name}` : null;
+  if (given === null || family === null) return null;
+  const second = SECOND_LAST_NAME_FIELD.exec(text);
+  const mother = second === null ? null : personAt(text, second.index + second[0].length, 'strong');
+  return [given.name, family.name, mother?.name].filter((part) => part !== undefined).join(' ');
 }
 
 // After the name: a phone or an address ("Keisha Brown, 404 718 2296"), or a dash and the message

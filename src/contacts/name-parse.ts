@@ -115,6 +115,7 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
   let end = start;
   let nameWords = 0;
   let guessed = false;
+  let capitalisedName = false;
   for (; i < words.length && nameWords < MAX_NAME_WORDS; i++) {
     const word = words[i]!;
     if (isPossessive(word)) return null;
@@ -157,7 +158,10 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
       i--;
       continue;
     }
+    // A name begun with capitals ends at a lower-case word ("la Sra. Elvira Campos sobre el depto").
+    if (parts.length > 0 && capitalisedName && word.text === word.text.toLowerCase()) break;
     if (!nameLike(word, cue, parts.length > 0) && !(parts.length === 0 && givenNameBeforeSurname(word, words[i + 1], cue))) break;
+    if (parts.length === 0) capitalisedName = isCapitalised(word.text);
     guessed ||= isGuess(word, cue);
     parts.push(capitalise(word.text, false));
     nameWords++;

@@ -35,6 +35,7 @@ export const NOT_A_NAME = list(`
   jaja jajaja jeje jejeje lol haha hahaha xoxo jk xd besos abrazos
   queja quejas ruido porton principal fuga problema pregunta solicitud reparacion ayuda consulta aviso
   reporte plagas basura ventana puerta llave elevador alberca calentador estufa urgente emergencia correo
+  sobre desde hasta entre sin hacia segun durante acerca respecto
 `);
 
 /**

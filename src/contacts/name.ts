@@ -28,7 +28,8 @@ function fromIntroductions(text: string): Candidate[] {
 // "Jennifer here" / "Priya Patel here" / "Tomás Banderas aquí": up to three capitalised words opening
 // a clause. The greeting is tried first, so that "Hey Nick here" reads "Nick", not "Hey Nick" (after
 // "Hey," or "Hi!" the name opens a clause anyway).
-const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
+// Lower-case particles may stand between the words ("Khalil bin Faisal aquí", "Rosa de la Vega here").
+const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+(?:(?:de|del|la|las|los|van|von|der|bin|ibn|al|da|di|du)\s+){0,2}){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
 
 function fromNameHere(text: string): Candidate[] {
   const found: Candidate[] = [];
