@@ -10,6 +10,7 @@ import { PARTICLES, RELATION_BEFORE, ADDRESSING_BEFORE } from './name-words.ts';
 import { personAt } from './name-person.ts';
 import { fold } from './fold.ts';
 import nlp from 'compromise';
+import { isOtherKnownWord } from './name-lexicon.ts';
 
 // Field labels at the start of a line or after a separator; the value runs to the line's end.
 const FIRST_NAME_FIELD = /(?<![\p{L}])(?:first[ \t]*name|given[ \t]*name|primer[ \t]+nombre|nombres?)[ \t]*:[ \t]*/iu;
@@ -43,6 +44,8 @@ const MAX_LINES = 20;
  * "Noise Complaint - unit 4B", "Front Gate - ...". compromise's tagger, run on those few words only,
  * tells a person's name ("Kateryna Bondarenko", "Rajesh Kumar") from the nouns of a subject line.
  */
+const hasOtherWord = (name: string): boolean => name.split(' ').some((w) => isOtherKnownWord(w));
+
 function looksLikePerson(name: string): boolean {
   if (name.split(' ').some((w) => PARTICLES.has(fold(w)) && isCapitalised(w))) return false;
   return nlp(name).has('#Person');
@@ -54,7 +57,9 @@ function formLineAt(text: string, lineStart: number): string | null {
   if (name === null || !name.name.includes(' ')) return null;
   const rest = text.slice(name.end, name.end + 80);
   if (DETAIL_NEXT.test(rest)) return name.name;
-  return (DASH_NEXT.test(rest) || UNIT_IN_PARENTHESES.test(rest)) && looksLikePerson(name.name) ? name.name : null;
+  if (DASH_NEXT.test(rest)) return looksLikePerson(name.name) ? name.name : null;
+  // A unit in parentheses says more than a dash: words the lexicon does not know as other words will do.
+  return UNIT_IN_PARENTHESES.test(rest) && (looksLikePerson(name.name) || !hasOtherWord(name.name)) ? name.name : null;
 }
 
 /** A line opening with a name, then a detail, a dash or a unit in parentheses. */

@@ -67,6 +67,13 @@ export interface NameFound { name: string; end: number }
 /** "J", "R.", "k.": a middle initial, kept only between two name words ("John R. Miller", "Roberta k. Simms"). */
 const isInitial = (word: Word): boolean => /^\p{Lu}$/u.test(word.text) || (word.dot && /^\p{Ll}$/u.test(word.text));
 
+/** After an initial, the surname: capitalised, or in lower case like the rest ("clara m. hughes" after "name:"). */
+function initialBetweenNames(initial: Word, next: Word | undefined, cue: NameCue): boolean {
+  if (next === undefined || !nameLike(next, cue, true)) return false;
+  if (isCapitalised(next.text)) return true;
+  return (cue === 'strong' || cue === 'weak') && initial.dot && initial.text === initial.text.toLowerCase() && next.text === next.text.toLowerCase();
+}
+
 /** "de Monterrey", "de Dallas": a lone "de" before a place says where the writer is from ("de las Heras" is a surname). */
 const isFromPlace = (words: Word[], i: number): boolean => {
   const next = words[i + 1];
@@ -131,7 +138,7 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
       end = word.end - (word.dot ? 1 : 0);
       continue;
     }
-    if (parts.length > 0 && isInitial(word) && words[i + 1] !== undefined && nameLike(words[i + 1]!, cue, true) && isCapitalised(words[i + 1]!.text)) {
+    if (parts.length > 0 && isInitial(word) && initialBetweenNames(word, words[i + 1], cue)) {
       parts.push(`${word.text.toUpperCase()}${word.dot ? '.' : ''}`);
       continue;
     }
