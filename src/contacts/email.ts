@@ -38,3 +38,20 @@ export function findEmails(text: string): EmailMatch[] {
 export function findEmail(text: string): string | null {
   return findEmails(text)[0]?.email ?? null;
 }
+
+/**
+ * Role addresses (RFC 2142 and their Spanish kin: "leasing@", "info@", "administracion@") belong to
+ * an office, not to a person: a visitor who writes one is nearly always quoting the property's.
+ */
+const ROLE_LOCAL_PARTS = new Set(`
+  leasing office info information contact contacts admin administrator administration management manager
+  maintenance support help hello frontdesk front-desk reception rentals rent sales noreply no-reply
+  postmaster webmaster billing accounts residents service customerservice team
+  oficina informes informacion contacto administracion admon gerencia mantenimiento soporte ayuda
+  recepcion rentas ventas atencion servicio cobranza
+`.trim().split(/\s+/));
+
+export function isRoleAddress(email: string): boolean {
+  const local = email.slice(0, email.lastIndexOf('@')).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return ROLE_LOCAL_PARTS.has(local);
+}
