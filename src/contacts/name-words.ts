@@ -143,7 +143,7 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
 ];
 
 /** Closings after which a signature name may follow ("Thanks, Sarah" / "- David Brown"). */
-export const SIGN_OFF = /(?<![\p{L}\p{N}])(?:thanks|thank\s+you|thx|regards|best|cheers|gracias|saludos|atentamente|xoxo|besos|abrazos|bendiciones)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil|\s+cordiales)?[\s!.,]*(?:[-–—]\s*)?|(?<!\S)[-–—]{1,2}\s*/giu;
+export const SIGN_OFF = /(?<![\p{L}\p{N}])(?:thanks|thank\s+you|thx|regards|best|cheers|sincerely|respectfully|gracias|saludos|atentamente|atte|att|cordialmente|un\s+saludo|quedo\s+atent[oa]|quedo\s+a\s+la\s+espera|xoxo|besos|abrazos|bendiciones)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil|\s+cordiales)?[\s!.,:]*(?:[-–—]\s*)?|(?<!\S)[-–—]{1,2}\s*/giu;
 
 /** After a name: it names a qualification, not a person ("I'm Section 8 approved", "soy HUD aprobada"). */
 export const QUALIFICATION_AFTER = /^\s*(?:\d+\s*)?(?:pre-?)?(?:approved|aprobad[oa]|certified|certificad[oa]|qualified|eligible|verified|bound|based)\b/iu;
