@@ -76,6 +76,8 @@ export function nameLike(word: Word, cue: NameCue, continuing: boolean): boolean
  */
 export function givenNameBeforeSurname(word: Word, next: Word | undefined, cue: NameCue): boolean {
   if (next === undefined || word.dot || !isCapitalised(word.text) || !isCapitalised(next.text)) return false;
+  // "Soy Lucero Ramírez": a given name with the ending of a job or a demonym ("-ero", "-ana"), before a known surname.
+  if (cue !== 'capitalised' && !blocked(word.folded) && COMMON_WORD_ENDING.test(word.folded) && isKnown(next)) return true;
   if (!DATE_NAMES.has(word.folded) && (blocked(word.folded) || !isOtherKnownWord(word.text))) return false;
   // Without an introduction, only a month or a place: "Pest Control - ..." and "Front Gate" are not people.
   if (cue === 'capitalised' && !DATE_NAMES.has(word.folded) && !isPlaceName(word.text)) return false;
