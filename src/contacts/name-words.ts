@@ -164,6 +164,9 @@ export const PLACES_AFTER_DE = list(`
 /** Words before a name that address somebody else ("Hi Sarah", "speak with Maria"). */
 export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que)[\s,]*)$/iu;
 
+/** A place named after "soy de", "vivo en", "from" ("soy de Dolores Hidalgo"): an entity there is a town. */
+export const PLACE_FROM_BEFORE = /(?:\b(?:soy|somos|vengo|venimos|vivo|vivimos|estoy|estamos)\s+(?:de|en)|\b(?:from|in)|\b(?:I['’]?m|we['’]?re)\s+(?:from|in))$/iu;
+
 /** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"); tested on trimmed text. */
 export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente),?$|\b(?:the|el|la)\s+(?:(?:old|previous|former|last)\s+)?(?:tenant|resident|owner|inquilin[oa]|residente|due[nñ][oa]|propietari[oa])(?:\s+anterior)?,?$/iu;
 
