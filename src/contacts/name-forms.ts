@@ -77,7 +77,7 @@ export function fromFormLine(text: string): string | null {
 
 // "(unit 1507)", "(Apt 12B)", "(#307)", "(depto 402)": a unit in parentheses right after a name.
 const UNIT_WORDS = 'unit|apt|apartment|apto|depto|dpto|departamento|unidad|suite|ste|room|cuarto|bldg|edificio|casa|lote|lot';
-const UNIT_IN_PARENTHESES = new RegExp(`^[ \\t]*\\([ \\t]*(?:#[ \\t]*\\d|\\d|(?:${UNIT_WORDS})\\.?[ \\t]*#?[ \\t]*\\d)`, 'iu');
+const UNIT_IN_PARENTHESES = new RegExp(`^[ \\t]*\\([ \\t]*(?:#[ \\t]*\\d|\\d|(?:${UNIT_WORDS})\\.?[ \\t]*(?:#[ \\t]*)?\\d)`, 'iu');
 // Inside the parentheses, after the name: a unit, a number or the closing parenthesis.
 const UNIT_AFTER_NAME = new RegExp(`^[ \\t]*(?:,[ \\t]*)?(?:#[ \\t]*\\d|\\d|(?:${UNIT_WORDS})\\b)`, 'iu');
 const OPEN_PARENTHESIS = /\([ \t]*(?=\p{Lu})/gu;
