@@ -11,6 +11,7 @@ import { fold } from './fold.ts';
 import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts';
 import { personAt } from './name-person.ts';
 import { isShouted, unshout } from './name-case.ts';
+import { isKnownName } from './name-lexicon.ts';
 
 interface Candidate { at: number; name: string }
 
@@ -31,11 +32,20 @@ function fromIntroductions(text: string): Candidate[] {
 // Lower-case particles may stand between the words ("Khalil bin Faisal aquí", "Rosa de la Vega here").
 const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+(?:(?:de|del|la|las|los|van|von|der|bin|ibn|al|da|di|du)\s+){0,2}){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
 
+const FIRST_WORD = /[\p{L}\p{M}'’-]+/uy;
+const startsWithKnownName = (text: string, start: number): boolean => {
+  FIRST_WORD.lastIndex = start;
+  const word = FIRST_WORD.exec(text)?.[0];
+  return word !== undefined && isKnownName(word);
+};
+
 function fromNameHere(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(NAME_HERE)) {
     const start = m.index + m[0].length - m[1]!.length - 4;
-    const name = personAt(text, start, 'capitalised', true);
+    // A surname that is also a place word ("Linda Park here") stays a name after a known first
+    // name; "Riverside Park here" is the property.
+    const name = personAt(text, start, 'capitalised', startsWithKnownName(text, start));
     if (name !== null) found.push({ at: start, name: name.name });
   }
   return found;
