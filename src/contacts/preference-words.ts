@@ -41,6 +41,16 @@ export const PREFERRED_WORDS = list(`
 /** Details a visitor gives but prefers less when another is there: work, school, landline. */
 export const SECOND_CHOICE_WORDS = list(`work trabajo school escuela job chamba business negocio landline fijo backup otro alternativo alternate`);
 
+/**
+ * "call 205 ...", "llámenme al ...": a request to be called right before a detail makes it the
+ * writer's, whatever the clause said before ("I need maintenance in 3B call 205 ..."). Past tenses
+ * ("called", "llamé" folded to "llame") are not requests and are left out.
+ */
+export const CALL_ME_WORDS = list(`
+  call text txt reach contact llamar llamen llamame llameme llamenme marcar marcame marqueme
+  contactar contactame contacteme escribeme escribanme
+`);
+
 /** "me", "my", "mi": the nearest of these before a detail makes it the writer's own. */
 export const SELF_WORDS = list(`me my mi i im yo`);
 

@@ -8,7 +8,7 @@
  */
 import { fold } from './fold.ts';
 import {
-  LINE_KINDS, NOT_FOR_USE_AFTER, OFFICE_WORDS, OLD_WORDS, OTHER_OWNER_WORDS, PREFERRED_WORDS, PROPERTY_OFFICE_BEFORE, SECOND_CHOICE_WORDS, SELF_WORDS,
+  CALL_ME_WORDS, LINE_KINDS, NOT_FOR_USE_AFTER, OFFICE_WORDS, OLD_WORDS, OTHER_OWNER_WORDS, PREFERRED_WORDS, PROPERTY_OFFICE_BEFORE, SECOND_CHOICE_WORDS, SELF_WORDS,
   THIRD_PERSON_OWNER,
 } from './preference-words.ts';
 
@@ -38,7 +38,7 @@ function standingBefore(words: string[]): Standing | null {
   if (words.some((w) => PREFERRED_WORDS.has(w))) return 'preferred';
   for (let i = words.length - 1; i >= 0; i--) {
     const w = words[i]!;
-    if (SELF_WORDS.has(w)) return null;
+    if (SELF_WORDS.has(w) || CALL_ME_WORDS.has(w)) return null;
     if (OLD_WORDS.has(w)) return 'other';
     if (OFFICE_WORDS.has(w)) return PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? '') ? 'other' : 'second';
     if (OTHER_OWNER_WORDS.has(w)) return 'other';
