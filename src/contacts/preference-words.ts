@@ -16,6 +16,19 @@ export const OTHER_OWNER_WORDS = list(`
 `);
 
 /**
+ * Departments and pages that own a number only when they name it ("the emergency line", "maintenance
+ * number", "número de mantenimiento", "the number on the website"); otherwise they are what the
+ * message is about ("emergency water leak 305 ...", "leasing question: 305 ...").
+ */
+export const TOPIC_OWNER_WORDS = list(`
+  leasing desk management administracion gerencia maintenance mantenimiento website web sitio pagina
+  emergency emergencia
+`);
+
+/** Words that name a line or a number, near which a department owns it. */
+export const LINE_WORDS = list(`line lines linea lineas number numbers numero numeros phone telefono tel office oficina ext extension`);
+
+/**
  * "office": the property's when "the", "your", "leasing", "la" ... stands before it ("I called your
  * office at", "llamé a la oficina al"), otherwise the visitor's own work line ("office line ...",
  * "my office phone").

@@ -8,7 +8,7 @@
  */
 import { fold } from './fold.ts';
 import {
-  CALL_ME_WORDS, LINE_KINDS, NOT_FOR_USE_AFTER, OFFICE_WORDS, OLD_WORDS, OTHER_OWNER_WORDS, PREFERRED_WORDS, PROPERTY_OFFICE_BEFORE, SECOND_CHOICE_WORDS, SELF_WORDS,
+  CALL_ME_WORDS, LINE_KINDS, LINE_WORDS, TOPIC_OWNER_WORDS, NOT_FOR_USE_AFTER, OFFICE_WORDS, OLD_WORDS, OTHER_OWNER_WORDS, PREFERRED_WORDS, PROPERTY_OFFICE_BEFORE, SECOND_CHOICE_WORDS, SELF_WORDS,
   THIRD_PERSON_OWNER,
 } from './preference-words.ts';
 
@@ -33,6 +33,17 @@ const firstSentenceEnd = (text: string): number => {
   return m === null ? text.length : m.index;
 };
 
+/** How far from a department a line word makes it the number's owner ("the number on the website"). */
+const OWNER_REACH_WORDS = 3;
+
+/** The word at `i` says the detail is someone else's (a department only when it names a line). */
+function isOwner(words: string[], i: number): boolean {
+  const w = words[i]!;
+  if (!TOPIC_OWNER_WORDS.has(w)) return OTHER_OWNER_WORDS.has(w);
+  for (let j = Math.max(0, i - OWNER_REACH_WORDS); j <= Math.min(words.length - 1, i + OWNER_REACH_WORDS); j++) if (LINE_WORDS.has(words[j]!)) return true;
+  return false;
+}
+
 /** The words of the clause before a detail decide its standing; `null` when they say nothing. */
 function standingBefore(words: string[]): Standing | null {
   if (words.some((w) => PREFERRED_WORDS.has(w))) return 'preferred';
@@ -41,14 +52,14 @@ function standingBefore(words: string[]): Standing | null {
     if (SELF_WORDS.has(w) || CALL_ME_WORDS.has(w)) return null;
     if (OLD_WORDS.has(w)) return 'other';
     if (OFFICE_WORDS.has(w)) return PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? '') ? 'other' : 'second';
-    if (OTHER_OWNER_WORDS.has(w)) return 'other';
+    if (isOwner(words, i)) return 'other';
     if (SECOND_CHOICE_WORDS.has(w)) return 'second';
   }
   return null;
 }
 
 const someoneElses = (words: string[], i: number): boolean =>
-  OTHER_OWNER_WORDS.has(words[i]!) || (OFFICE_WORDS.has(words[i]!) && PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? ''));
+  isOwner(words, i) || (OFFICE_WORDS.has(words[i]!) && PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? ''));
 
 /** "su número" in a sentence that named a relative or a neighbour earlier: theirs, not the writer's. */
 function someoneNamedBefore(text: string, start: number, clause: string[]): Standing | null {
