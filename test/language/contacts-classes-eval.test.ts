@@ -4,9 +4,9 @@ import { FIELDS, evaluateByLanguage, loadContactCases, type Field } from '../../
 /**
  * Quality gate of issue 44 on its two sets (not a timing test): every class of miss in both
  * languages, and precision and recall per language and field at or above the bars. The tuning set
- * is held to the issue's targets; the held-out set (written and committed before any tuning, never
- * tuned against) to a bar just under what it measured when the work was done (docs/api.md), so a
- * change that makes extraction worse on new messages fails here.
+ * is held to the issue's targets; the two held-out sets (one written before any tuning, one after
+ * tuning ended, neither tuned against) to a bar just under what they measured when the work was done
+ * (docs/api.md), so a change that makes extraction worse on new messages fails here.
  */
 type Bars = Readonly<Record<Field, { precision: number; recall: number }>>;
 const ISSUE_TARGETS: Bars = {
@@ -27,6 +27,7 @@ const CLASSES = [
 
 describe.each([
   { title: 'held-out', file: 'contacts-classes-holdout.json', minPerLanguage: 120, bars: HELD_OUT_FLOOR },
+  { title: 'fresh held-out', file: 'contacts-classes-fresh.json', minPerLanguage: 55, bars: HELD_OUT_FLOOR },
   { title: 'tuning', file: 'contacts-classes-tuning.json', minPerLanguage: 100, bars: ISSUE_TARGETS },
 ])('contact extraction on the classes\' $title set', ({ file, minPerLanguage, bars }) => {
   const cases = loadContactCases(file);
