@@ -74,11 +74,15 @@ function idsOnlySpan(sampler: Sampler, parent: Context, name: string, attributes
   });
 }
 
-/** Ends the SERVER span with the status; only a 5xx is a server-side error (4xx are the caller's). */
-export function endServerSpan(span: Span, statusCode: number, endedAt: number): void {
+/**
+ * Ends the SERVER span with the status; only a 5xx is a server-side error (4xx are the caller's).
+ * `outcomeStatus` is the answer's outcome when it differs from the HTTP status: a streamed chat
+ * answers 200 from its first byte, and one that then failed is the error a JSON caller would get.
+ */
+export function endServerSpan(span: Span, statusCode: number, endedAt: number, outcomeStatus = statusCode): void {
   span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
-  if (statusCode >= 500) {
-    span.setAttribute(ATTR_ERROR_TYPE, String(statusCode));
+  if (outcomeStatus >= 500) {
+    span.setAttribute(ATTR_ERROR_TYPE, String(outcomeStatus));
     span.setStatus({ code: SpanStatusCode.ERROR });
   }
   span.end(spanTime(endedAt));
