@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
 import { droppedLogLines } from './log-destination.ts';
@@ -70,6 +71,15 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  // The ceiling nodejs_heap_size_used_bytes is compared with (--max-old-space-size plus the young generation).
+  new Gauge({
+    name: 'chat_adapter_heap_limit_bytes',
+    help: "The V8 heap's ceiling (heap_size_limit): past it the process dies of heap exhaustion.",
+    registers,
+    collect() {
+      this.set(getHeapStatistics().heap_size_limit);
+    },
+  });
 
   const requestDuration = new BoundHistogram({
     name: 'chat_adapter_http_request_duration_seconds',
