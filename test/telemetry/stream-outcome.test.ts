@@ -85,3 +85,35 @@ describe('the outcome of a chat, streamed or not', () => {
     expect(metricValue(after, series(499, 'stream')) - metricValue(before, series(499, 'stream'))).toBe(1);
   });
 });
+
+describe('the engine latency the alerts read', () => {
+  const sumOf = (text: string, series: string) => metricValue(text, series);
+  const FIRST = 'chat_adapter_engine_first_event_seconds';
+  const CALL = 'chat_adapter_downstream_duration_seconds_sum{party="engine",outcome="ok"}';
+
+  it('times a streamed engine answer to its first event, not to its last word', async () => {
+    const { response: _r, ...members } = engineReply({ retrieval_type: 'rag' });
+    svc.stubs.engine.handle((_req, res) => streamEngineReply(res, { deltas: ['One. ', 'Two. ', 'Three. ', 'Four. ', 'Five.'], done: members, gapMs: 80 }, { deltaAt: [], doneAt: undefined }));
+    const before = await scrape();
+    const answer = await postChat(base, chatRequest());
+    expect(partsOfType(answer, 'data-chat')).toHaveLength(1);
+    const after = await scrape();
+    expect(sumOf(after, `${FIRST}_count`) - sumOf(before, `${FIRST}_count`)).toBe(1);
+    const firstEvent = sumOf(after, `${FIRST}_sum`) - sumOf(before, `${FIRST}_sum`);
+    const wholeCall = sumOf(after, CALL) - sumOf(before, CALL);
+    // Five deltas 80 ms apart and the done event: the call lasts about 0.4 s, its first event comes at once.
+    expect(wholeCall).toBeGreaterThan(0.38);
+    expect(firstEvent).toBeLessThan(wholeCall - 0.3);
+  });
+
+  it('times a JSON engine answer whole, and a failed call until it failed', async () => {
+    svc.stubs.engine.handle((_req, res) => setTimeout(() => sendJson(res, 200, engineReply()), 120));
+    const before = await scrape();
+    expect((await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() })).statusCode).toBe(200);
+    svc.stubs.engine.handle((_req, res) => setTimeout(() => sendJson(res, 500, {}), 60));
+    expect((await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() })).statusCode).toBe(503);
+    const after = await scrape();
+    expect(sumOf(after, `${FIRST}_count`) - sumOf(before, `${FIRST}_count`)).toBe(2);
+    expect(sumOf(after, `${FIRST}_sum`) - sumOf(before, `${FIRST}_sum`)).toBeGreaterThan(0.17);
+  });
+});
