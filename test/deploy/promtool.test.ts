@@ -5,7 +5,8 @@
  * into .cache/prometheus (fetched once, like the Redis tests' redis-server); without either the
  * test fails with one line saying why (offline, no package lists) and what to install.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fetchDebianPackages, firstLine, onPath, run } from '../support/debian-packages.ts';
@@ -50,6 +51,24 @@ describe('promtool on deploy/', () => {
       throw new Error(`promtool test rules failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
     });
     expect(stdout).toMatch(/SUCCESS/);
+  });
+
+  it('parses every query of the dashboard (each as a recording rule, its template variables as regexes)', async () => {
+    const dashboard = JSON.parse(readFileSync(join(root, 'deploy/grafana/chat-adapter-dashboard.json'), 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
+    const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr.replaceAll('$environment', '.*').replaceAll('$instance', '.*')));
+    expect(exprs.length).toBeGreaterThan(20);
+    const rules = { groups: [{ name: 'dashboard', rules: exprs.map((expr, i) => ({ record: `dashboard:query_${i}`, expr })) }] };
+    const dir = mkdtempSync(join(tmpdir(), 'dashboard-rules-'));
+    try {
+      // JSON is YAML: promtool reads it as a rules file.
+      writeFileSync(join(dir, 'rules.yml'), JSON.stringify(rules));
+      const { stdout } = await run(promtool, ['check', 'rules', join(dir, 'rules.yml')]).catch((err: { stdout?: string; stderr?: string }) => {
+        throw new Error(`a dashboard query does not parse:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+      });
+      expect(stdout).toContain(`SUCCESS: ${exprs.length} rules found`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('accepts the compose stack scrape configuration (with its rules file)', async () => {
