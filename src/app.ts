@@ -17,7 +17,7 @@ import { rateLimits, type RateLimitSettings } from './http/rate-limits.ts';
 import { playgroundRoutes } from './http/playground.ts';
 import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
 import { captureRefusal, decorateRefusals, refusalLogger } from './http/refusal-log.ts';
-import { decorateRequestOutcome, outcomeStatusOf } from './http/request-outcome.ts';
+import { decorateRequestOutcome, outcomeStatusOf, stepNameOf } from './http/request-outcome.ts';
 import { takeLatency } from './http/request-latency.ts';
 import { registerRoutes, type ChatGuards } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
@@ -155,13 +155,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const route = request.routeTemplate;
     if (options.metrics) {
       options.metrics.observeRequest(request.method, route, status, ms / 1000, request.caller?.name, request.answerMode);
-      for (const t of request.timings) options.metrics.observeStep(t.name, t.ms / 1000, t.ok);
+      for (const t of request.timings) options.metrics.observeStep(stepNameOf(request, t.name), t.ms / 1000, t.ok);
     }
     logRefusal(request, status, route);
     // Built only when it will be written.
     if (!infoEnabled(request.log) || quietRoutes.has(route)) return;
     const steps: Record<string, number> = {};
-    for (const t of request.timings) steps[t.name] = roundMs(t.ms);
+    for (const t of request.timings) steps[stepNameOf(request, t.name)] = roundMs(t.ms);
     const mode = request.answerMode === 'stream' ? { mode: request.answerMode } : undefined;
     // The figure the response reported, when it reported one (chat_adapter_latency, Server-Timing).
     request.log.info({ method: request.method, route, status, ...mode, ms: roundMs(request.totalMs ?? ms), steps }, 'request completed');

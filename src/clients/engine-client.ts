@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { EngineReplySchema, type EngineReply, type EngineRequest } from '../../schemas/engine.schema.ts';
 import type { EngineClient } from '../pipeline/ports.ts';
+import { GEN_AI_SPAN_NAME, genAiAttributes } from '../telemetry/gen-ai-span.ts';
 import { ENGINE_ANSWER_MAX_BYTES, streamEngineQuery } from './engine-stream-call.ts';
 import { callJson, type HttpParty } from './http-json.ts';
 
@@ -17,7 +18,17 @@ export function createEngineClient(target: HttpParty): EngineClient {
   return {
     query(request: EngineRequest, deadlineAt?: number, onText?): Promise<EngineReply> {
       if (onText !== undefined) return streamEngineQuery(target, engineReply, request, deadlineAt, onText);
-      return timedToAnswer(target, callJson(target, { method: 'POST', path: '/query', body: request, reply: engineReply, deadlineAt, maxBytes: ENGINE_ANSWER_MAX_BYTES }));
+      const call = {
+        method: 'POST' as const,
+        path: '/query',
+        body: request,
+        reply: engineReply,
+        deadlineAt,
+        maxBytes: ENGINE_ANSWER_MAX_BYTES,
+        spanName: GEN_AI_SPAN_NAME,
+        attributes: genAiAttributes(request.conversation_id),
+      };
+      return timedToAnswer(target, callJson(target, call));
     },
   };
 }

@@ -11,6 +11,7 @@ import type { EngineReply, EngineReplySchema, EngineRequest } from '../../schema
 import { DownstreamError } from '../errors.ts';
 import type { EngineTextListener } from '../pipeline/ports.ts';
 import { ATTR_GEN_AI_REQUEST_STREAM, ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from '../telemetry/attributes.ts';
+import { GEN_AI_SPAN_NAME, genAiAttributes } from '../telemetry/gen-ai-span.ts';
 import { EngineEvents } from './engine-events.ts';
 import { exchange, readCheckedJson, type HttpParty } from './http-json.ts';
 import { SseLines } from './sse-lines.ts';
@@ -71,7 +72,8 @@ export async function streamEngineQuery(
       headers: { accept: STREAM_ACCEPT, 'content-type': 'application/json' },
       deadlineAt,
       isOk,
-      attributes: { [ATTR_GEN_AI_REQUEST_STREAM]: true },
+      spanName: GEN_AI_SPAN_NAME,
+      attributes: { ...genAiAttributes(request.conversation_id), [ATTR_GEN_AI_REQUEST_STREAM]: true },
       async read(res, span) {
         const type = String(res.headers['content-type'] ?? '');
         if (!type.startsWith('text/event-stream')) {

@@ -12,6 +12,7 @@
  * Streamed and JSON chats are told apart by `mode` (`stream` / `json`), a label of the request metric.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CACHE_HIT_STEP } from '../pipeline/latency.ts';
 
 export type AnswerMode = 'json' | 'stream';
 
@@ -24,12 +25,20 @@ declare module 'fastify' {
     answerMode: AnswerMode;
     /** Set when the answer's outcome is not its HTTP status: a streamed chat that failed or lost its caller. */
     outcomeStatus: number | undefined;
+    /** The reply was reused from the session cache: the engine step asked no engine. */
+    cacheHit: boolean;
   }
+}
+
+/** The engine step of a cache hit, named as its latency.steps figure, never as an engine call. */
+export function stepNameOf(request: FastifyRequest, step: string): string {
+  return request.cacheHit && step === 'askEngine' ? CACHE_HIT_STEP : step;
 }
 
 export function decorateRequestOutcome(app: FastifyInstance): void {
   app.decorateRequest('answerMode', 'json');
   app.decorateRequest('outcomeStatus', undefined);
+  app.decorateRequest('cacheHit', false);
 }
 
 /** The chat answers as an event stream from now on. */

@@ -82,6 +82,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
   /** The JSON answer of a finished pipeline: latency taken now, the reply source on the span and in the cache metric. */
   const answerOf = (request: FastifyRequest, ctx: ChatContext): ChatResponse => {
     if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);
+    request.cacheHit = ctx.replySource === 'cache';
     // A session with nothing cached is a miss too; backend failures are counted as `error` by the cache itself.
     metrics?.countCacheLookup(ctx.replySource === 'cache' ? 'hit' : 'miss');
     if (ctx.response === undefined) throw new Error('pipeline finished without a response');

@@ -3,9 +3,9 @@ import { SpanKind, trace, type Attributes, type Span, type Tracer } from '@opent
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
-  ATTR_PEER_SERVICE,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
+  ATTR_SERVER_SERVICE_NAME,
   ATTR_URL_FULL,
   ATTR_URL_TEMPLATE,
 } from './attributes.ts';
@@ -80,7 +80,7 @@ function describeCall(call: ClientCall): NamedSpanOptions {
     [ATTR_URL_TEMPLATE]: template,
     [ATTR_SERVER_ADDRESS]: target.address,
     [ATTR_SERVER_PORT]: target.port,
-    [ATTR_PEER_SERVICE]: call.party,
+    [ATTR_SERVER_SERVICE_NAME]: call.party,
     ...call.attributes,
   };
   return { name: call.spanName ?? `${call.method} ${template}`, kind: SpanKind.CLIENT, attributes };

@@ -53,7 +53,8 @@ describe('span tree of one chat', () => {
 
     const engineCall = childrenOf(spans, spanNamed(spans, 'askEngine'));
     expect(engineCall).toHaveLength(1);
-    expect(engineCall[0]!.name).toBe('POST /query');
+    // The engine call is the GenAI client span (operation `chat`; the engine names no model).
+    expect(engineCall[0]!.name).toBe('chat');
     expect(engineCall[0]!.kind).toBe(SpanKind.CLIENT);
     const enginePort = Number(new URL(svc.stubs.engine.url).port);
     expect(engineCall[0]!.attributes).toMatchObject({
@@ -62,15 +63,19 @@ describe('span tree of one chat', () => {
       'url.full': `${svc.stubs.engine.url}/query`,
       'server.address': '127.0.0.1',
       'server.port': enginePort,
-      'peer.service': 'engine',
+      'server.service.name': 'engine',
       'http.response.status_code': 200,
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'engine',
+      'gen_ai.conversation.id': '1111111111111111111',
     });
+    expect(engineCall[0]!.attributes).not.toHaveProperty('peer.service');
 
     for (const [step, role] of [['storeQuestion', 'question'], ['storeAnswer', 'answer']] as const) {
       const calls = childrenOf(spans, spanNamed(spans, step));
       expect(calls.map((s) => s.name), role).toEqual(['mutation CreateServiceMessage']);
       expect(calls[0]!.attributes).toMatchObject({
-        'peer.service': 'graphql',
+        'server.service.name': 'graphql',
         'graphql.operation.type': 'mutation',
         'graphql.operation.name': 'CreateServiceMessage',
         'url.template': '/graphql',
@@ -80,12 +85,11 @@ describe('span tree of one chat', () => {
     }
   });
 
-  it('puts the GenAI attributes and the answer classification on the askEngine span', async () => {
+  it('puts the answer classification on the askEngine span, the GenAI attributes on the engine call only', async () => {
     const { traceId } = await chat();
     const askEngine = spanNamed(await svc.trace(traceId), 'askEngine');
+    expect(askEngine.attributes).not.toHaveProperty('gen_ai.operation.name');
     expect(askEngine.attributes).toMatchObject({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.conversation.id': '1111111111111111111',
       'chat_adapter.intent': 'office_hours',
       'chat_adapter.sub_intent': 'office_hours',
       'chat_adapter.retrieval_type': 'fixed',
@@ -103,7 +107,7 @@ describe('span tree of one chat', () => {
     const spans = await svc.trace(incomingTrace);
     expect(spanNamed(spans, 'POST /chat_adapter').parentSpanContext?.spanId).toBe(incomingSpan);
 
-    const engineSpan = spanNamed(spans, 'POST /query');
+    const engineSpan = spanNamed(spans, 'chat');
     expect(svc.stubs.engine.requests.at(-1)!.headers['traceparent']).toBe(`00-${incomingTrace}-${engineSpan.spanContext().spanId}-01`);
     const graphqlSpans = spans.filter((s) => s.name === 'mutation CreateServiceMessage').map((s) => s.spanContext().spanId);
     const graphqlParents = svc.stubs.graphql.requests.slice(-2).map((r) => String(r.headers['traceparent']).split('-')[2]);
@@ -144,7 +148,7 @@ describe('span tree of one chat', () => {
     for (const call of calls) {
       expect(call.name).toBe('POST /translate');
       expect(call.status.code).toBe(SpanStatusCode.ERROR);
-      expect(call.attributes).toMatchObject({ 'peer.service': 'translate', 'error.type': 'status_500' });
+      expect(call.attributes).toMatchObject({ 'server.service.name': 'translate', 'error.type': 'status_500' });
     }
     const sent = svc.stubs.translate.requests.slice(-calls.length).map((r) => r.headers['traceparent']);
     expect(sent.sort()).toEqual(calls.map((c) => `00-${traceId}-${c.spanContext().spanId}-01`).sort());
@@ -181,7 +185,7 @@ describe('span tree of one chat', () => {
     expect(delivered.headers['traceparent']).toBe(`00-${traceId}-${handoffSpan.spanContext().spanId}-01`);
     const spans = svc.exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
     expect(handoffSpan.parentSpanContext?.spanId).toBe(spanNamed(spans, 'startHandoff').spanContext().spanId);
-    expect(handoffSpan.attributes).toMatchObject({ 'peer.service': 'handoff', 'http.response.status_code': 202 });
+    expect(handoffSpan.attributes).toMatchObject({ 'server.service.name': 'handoff', 'http.response.status_code': 202 });
     // It ended after the SERVER span: the response did not wait for it.
     const server = spanNamed(spans, 'POST /chat_adapter');
     expect(handoffSpan.endTime[0] * 1e9 + handoffSpan.endTime[1]).toBeGreaterThan(server.endTime[0] * 1e9 + server.endTime[1]);
@@ -195,7 +199,7 @@ describe('span tree of one chat', () => {
     expect(span.attributes).toMatchObject({
       'url.template': '/api/v1/units',
       'url.full': `${svc.stubs.propertyApi.url}/api/v1/units`,
-      'peer.service': 'propertyApi',
+      'server.service.name': 'propertyApi',
       'http.response.status_code': 200,
     });
     expect(JSON.stringify(span.attributes)).not.toContain('propertyId');

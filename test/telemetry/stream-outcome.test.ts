@@ -107,10 +107,10 @@ describe('the engine latency the alerts read', () => {
   });
 
   it('times a JSON engine answer whole, and a failed call until it failed', async () => {
-    svc.stubs.engine.handle((_req, res) => setTimeout(() => sendJson(res, 200, engineReply()), 120));
+    svc.stubs.engine.handle((_req, res) => void setTimeout(() => sendJson(res, 200, engineReply()), 120));
     const before = await scrape();
     expect((await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() })).statusCode).toBe(200);
-    svc.stubs.engine.handle((_req, res) => setTimeout(() => sendJson(res, 500, {}), 60));
+    svc.stubs.engine.handle((_req, res) => void setTimeout(() => sendJson(res, 500, {}), 60));
     expect((await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() })).statusCode).toBe(503);
     const after = await scrape();
     expect(sumOf(after, `${FIRST}_count`) - sumOf(before, `${FIRST}_count`)).toBe(2);
