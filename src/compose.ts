@@ -267,6 +267,9 @@ export async function composeService(config: Config, logger: PinoLogger, options
     otlpEndpoint: config.otlpEndpoint,
     environment: config.environment,
     serviceVersion: packageJson.version,
+    instanceId: config.resource.instanceId,
+    serviceName: config.resource.serviceName,
+    resourceAttributes: config.resource.attributes,
   });
   const metrics = createMetrics();
   const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning);
