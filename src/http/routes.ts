@@ -22,6 +22,7 @@ import type { SessionTurns } from '../turns/create-session-turns.ts';
 import { turnSessionCache } from '../turns/turn-session-cache.ts';
 import { idempotencyHooks } from './idempotency.ts';
 import { sessionTurnHooks } from './session-turns.ts';
+import { spanScoped } from './span-scoped-hooks.ts';
 import { wantsEventStream } from './stream-accept.ts';
 import { streamedChat } from './stream-chat.ts';
 import { replayAsStream } from './stream-replay.ts';
@@ -73,10 +74,11 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
   // After body validation, in this order: the Idempotency-Key check and claim, then the session's turn.
   const idempotency = idempotencyHooks(guards.idempotency, guards.metrics, replayAsStream);
   const turns = sessionTurnHooks(guards.turns, guards.metrics, telemetry.requestTimeoutMs, tracer, idempotency);
+  // With the request's span active, so that their shared-state warnings carry the chat's trace id.
   const chatHooks = {
-    preHandler: [idempotency.preHandler, turns.preHandler],
-    onSend: [turns.onSend, idempotency.onSend],
-    onResponse: [turns.onResponse, idempotency.onResponse],
+    preHandler: [spanScoped(idempotency.preHandler), spanScoped(turns.preHandler)],
+    onSend: [spanScoped(turns.onSend), spanScoped(idempotency.onSend)],
+    onResponse: [spanScoped(turns.onResponse), spanScoped(idempotency.onResponse)],
   };
 
   /** The JSON answer of a finished pipeline: latency taken now, the reply source on the span and in the cache metric. */
