@@ -45,5 +45,7 @@ export const ATTR_RETRIEVAL_TYPE = 'chat_adapter.retrieval_type';
 export const ATTR_REPLY_SOURCE = 'chat_adapter.reply_source';
 /** The CALLER_API_KEYS entry's name a chat authenticated as (never the key). */
 export const ATTR_CALLER = 'chat_adapter.caller';
+/** The handoff a delivery attempt carries (a UUID: no personal data). */
+export const ATTR_HANDOFF_ID = 'chat_adapter.handoff_id';
 /** Tries a GraphQL mutation took (its span covers all of them, retries and backoff included). */
 export const ATTR_ATTEMPTS = 'chat_adapter.attempts';

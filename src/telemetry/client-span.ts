@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { SpanKind, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { SpanKind, trace, type Attributes, type Link, type Span, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
@@ -59,6 +59,8 @@ export interface ClientCall {
   /** Defaults to `{method} {url.template}` (HTTP semantic conventions). */
   readonly spanName?: string;
   readonly attributes?: Attributes;
+  /** Spans this call is about but not part of (a handoff delivery: the chat that asked for it). */
+  readonly links?: Link[];
 }
 
 /**
@@ -83,7 +85,7 @@ function describeCall(call: ClientCall): NamedSpanOptions {
     [ATTR_SERVER_SERVICE_NAME]: call.party,
     ...call.attributes,
   };
-  return { name: call.spanName ?? `${call.method} ${template}`, kind: SpanKind.CLIENT, attributes };
+  return { name: call.spanName ?? `${call.method} ${template}`, kind: SpanKind.CLIENT, attributes, ...(call.links !== undefined && { links: call.links }) };
 }
 
 /** Starts timing one HTTP attempt; the returned function reports it to the downstream metrics. */

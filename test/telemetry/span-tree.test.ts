@@ -164,7 +164,7 @@ describe('span tree of one chat', () => {
     expect(spanNamed(spans, 'validateRequest').status.code).toBe(SpanStatusCode.ERROR);
   });
 
-  it('carries the request trace into the background handoff, after the response went out', async () => {
+  it('links each background handoff delivery, a trace of its own, to the chat that asked for it', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     svc.stubs.handoff.handle(async (_req, res) => {
@@ -175,20 +175,40 @@ describe('span tree of one chat', () => {
     const before = svc.stubs.handoff.requests.length;
     const { res, traceId } = await chat();
     expect(res.json().agent_handoff).toEqual({ requested: true, reason: 'agent_hand_off' });
-    await svc.trace(traceId);
+    const spans = await svc.trace(traceId);
     release();
 
     const delivered = await waitFor(() => svc.stubs.handoff.requests[before]);
+    const startHandoff = spanNamed(spans, 'startHandoff');
     const handoffSpan = await waitFor(() =>
-      svc.exporter.getFinishedSpans().find((s) => s.name === 'POST /handoff' && s.spanContext().traceId === traceId),
+      svc.exporter.getFinishedSpans().find((s) => s.name === 'POST /handoff' && s.links.some((l) => l.context.traceId === traceId)),
     );
-    expect(delivered.headers['traceparent']).toBe(`00-${traceId}-${handoffSpan.spanContext().spanId}-01`);
-    const spans = svc.exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
-    expect(handoffSpan.parentSpanContext?.spanId).toBe(spanNamed(spans, 'startHandoff').spanContext().spanId);
-    expect(handoffSpan.attributes).toMatchObject({ 'server.service.name': 'handoff', 'http.response.status_code': 202 });
-    // It ended after the SERVER span: the response did not wait for it.
-    const server = spanNamed(spans, 'POST /chat_adapter');
-    expect(handoffSpan.endTime[0] * 1e9 + handoffSpan.endTime[1]).toBeGreaterThan(server.endTime[0] * 1e9 + server.endTime[1]);
+    // Its own trace (an attempt may come hours later): a root span, linked to the chat's startHandoff span.
+    expect(handoffSpan.spanContext().traceId).not.toBe(traceId);
+    expect(handoffSpan.parentSpanContext).toBeUndefined();
+    expect(handoffSpan.links.map((l) => l.context.spanId)).toEqual([startHandoff.spanContext().spanId]);
+    expect(delivered.headers['traceparent']).toBe(`00-${handoffSpan.spanContext().traceId}-${handoffSpan.spanContext().spanId}-01`);
+    expect((delivered.body as { trace_id: string }).trace_id).toBe(traceId);
+    expect(handoffSpan.attributes).toMatchObject({
+      'server.service.name': 'handoff',
+      'http.response.status_code': 202,
+      'chat_adapter.handoff_id': (delivered.body as { handoff_id: string }).handoff_id,
+    });
+  });
+
+  it('marks a refused handoff as dead-lettered on its delivery span, with ids and reason only', async () => {
+    svc.stubs.handoff.handle((_req, res) => sendJson(res, 422, { error: 'bad' }));
+    svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply({ intent: 'support', sub_intent: 'agent_hand_off' })));
+    const { traceId } = await chat();
+    const refused = await waitFor(
+      () => svc.exporter.getFinishedSpans().find((s) => s.name === 'POST /handoff' && s.links.some((l) => l.context.traceId === traceId)),
+      5_000,
+    );
+    expect(refused.status.code).toBe(SpanStatusCode.ERROR);
+    const event = refused.events.find((e) => e.name === 'handoff dead-lettered')!;
+    expect(Object.keys(event.attributes ?? {}).sort()).toEqual(['chat_adapter.handoff_id', 'reason']);
+    expect(event.attributes?.['reason']).toBe('status_422');
+    await waitFor(() => (svc.logs.some((l) => l.includes('"handoff dead-lettered"') && l.includes(traceId)) ? true : undefined), 5_000);
   });
 
   it('names a property API call by its path template: no query string in the span', async () => {
