@@ -151,11 +151,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const endedAt = performance.now();
     const ms = endedAt - request.startedAt;
     const status = outcomeStatusOf(request, reply);
+    // Exemplars name only traces that are recorded (and so can be found); read before the span ends.
+    const exemplar = request.span.isRecording() ? request.traceId : undefined;
     endServerSpan(request.span, reply.statusCode, endedAt, status);
     const route = request.routeTemplate;
     if (options.metrics) {
-      options.metrics.observeRequest(request.method, route, status, ms / 1000, request.caller?.name, request.answerMode);
-      for (const t of request.timings) options.metrics.observeStep(stepNameOf(request, t.name), t.ms / 1000, t.ok);
+      options.metrics.observeRequest(request.method, route, status, ms / 1000, request.caller?.name, request.answerMode, exemplar);
+      for (const t of request.timings) options.metrics.observeStep(stepNameOf(request, t.name), t.ms / 1000, t.ok, exemplar);
     }
     logRefusal(request, status, route);
     // Built only when it will be written.

@@ -15,6 +15,7 @@ import type { Deps } from '../pipeline/ports.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
+import { OPENMETRICS_CONTENT_TYPE, wantsOpenMetrics } from '../telemetry/open-metrics.ts';
 import { untracedRequestId } from '../telemetry/server-span.ts';
 import { stepSpans } from '../telemetry/step-span.ts';
 import { takeLatency } from './request-latency.ts';
@@ -114,7 +115,12 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       untraced.get('/heartbeat', { schema: { response: { 200: HeartbeatSchema } } }, async () => ({ success: 1 }));
       if (metrics) {
         // Text exposition, not JSON: no response schema serializes it.
-        untraced.get('/metrics', async (_request, reply) => {
+        untraced.get('/metrics', async (request, reply) => {
+          // OpenMetrics when the scraper asks for it (Prometheus does): the latency buckets then carry exemplars.
+          if (wantsOpenMetrics(request.headers.accept)) {
+            void reply.header('content-type', OPENMETRICS_CONTENT_TYPE);
+            return metrics.scrapeOpenMetrics();
+          }
           void reply.header('content-type', metrics.registry.contentType);
           return metrics.scrape();
         });

@@ -2,6 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
 import { droppedLogLines } from './log-destination.ts';
+import { openMetricsText } from './open-metrics.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
@@ -35,14 +36,17 @@ export interface Metrics extends DownstreamMetrics {
   readonly registry: Registry;
   /** The text exposition for `GET /metrics`. */
   scrape(): Promise<string>;
+  /** The OpenMetrics exposition (`Accept: application/openmetrics-text`): latency buckets carry exemplars. */
+  scrapeOpenMetrics(): Promise<string>;
   /**
    * `route` is the route template (`/chat_adapter`), or `unmatched`: never a raw URL. `caller` is
    * the CALLER_API_KEYS entry's name (a handful of values); the label is absent without one.
    * `statusCode` is the answer's outcome (src/http/request-outcome.ts): a streamed chat that
    * failed counts as the status a JSON caller would have got.
    */
-  observeRequest(method: string, route: string, statusCode: number, seconds: number, caller?: string, mode?: AnswerMode): void;
-  observeStep(step: string, seconds: number, ok: boolean): void;
+  observeRequest(method: string, route: string, statusCode: number, seconds: number, caller?: string, mode?: AnswerMode, traceId?: string): void;
+  /** `traceId` (of a recorded trace): kept as the bucket's exemplar. */
+  observeStep(step: string, seconds: number, ok: boolean, traceId?: string): void;
   /** For the session cache: one call per lookup. */
   countCacheLookup(result: CacheLookupResult): void;
   /** A streamed chat: from the request's arrival to its first reply text on the wire. */
@@ -169,17 +173,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   return {
     registry,
     scrape: () => registry.metrics(),
-    observeRequest(method, route, statusCode, seconds, caller, mode = 'json') {
+    scrapeOpenMetrics: () => openMetricsText(registry),
+    observeRequest(method, route, statusCode, seconds, caller, mode = 'json', traceId) {
       const key = `${method} ${statusCode} ${mode} ${route} ${caller ?? ''}`;
       let child = requestChildren.get(key);
       if (child === undefined) {
         child = requestDuration.child(method, route, String(statusCode), mode, caller);
         requestChildren.set(key, child);
       }
-      child.observe(seconds);
+      child.observe(seconds, traceId);
     },
-    observeStep(step, seconds, ok) {
-      bound(stepDuration, stepChildren, ok ? 0 : 1, step).observe(seconds);
+    observeStep(step, seconds, ok, traceId) {
+      bound(stepDuration, stepChildren, ok ? 0 : 1, step).observe(seconds, traceId);
     },
     observeDownstream(party, seconds, failure) {
       bound(downstreamDuration, downstreamChildren, failure === undefined ? 0 : 1, party).observe(seconds);
