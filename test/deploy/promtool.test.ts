@@ -5,40 +5,19 @@
  * into .cache/prometheus (fetched once, like the Redis tests' redis-server); without either the
  * test fails with one line saying why (offline, no package lists) and what to install.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fetchDebianPackages, firstLine, onPath, run } from '../support/debian-packages.ts';
+import { run } from '../support/debian-packages.ts';
+import { locatePrometheusProgram } from '../support/prometheus-binaries.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const cacheDir = join(root, '.cache/prometheus');
-
-async function locatePromtool(): Promise<string> {
-  const found = onPath('promtool', process.env['PATH'] ?? '');
-  if (found !== undefined) return found;
-  const cached = join(cacheDir, 'usr/bin/promtool');
-  if (!existsSync(cached)) {
-    try {
-      await fetchDebianPackages(['prometheus'], cacheDir);
-    } catch (err) {
-      const cause = firstLine(err);
-      const offline = /could not resolve|temporary failure|unable to connect|network is unreachable|failed to fetch/i.test(cause) ? 'no network? ' : '';
-      // One line, so that the reason reaches the summary of the run rather than a stack trace.
-      const failure = new Error(
-        `promtool is needed: none is on PATH and Debian's prometheus package could not be fetched (${offline}apt-get: ${cause}); install it ("apt-get install prometheus") or put promtool on PATH`,
-      );
-      failure.stack = failure.message;
-      throw failure;
-    }
-  }
-  return cached;
-}
 
 describe('promtool on deploy/', () => {
   let promtool: string;
   beforeAll(async () => {
-    promtool = await locatePromtool();
+    promtool = await locatePrometheusProgram('promtool');
   }, 300_000);
 
   it('accepts the alerting rules', async () => {
@@ -66,6 +45,27 @@ describe('promtool on deploy/', () => {
         throw new Error(`a dashboard query does not parse:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
       });
       expect(stdout).toContain(`SUCCESS: ${exprs.length} rules found`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says in one line why, when promtool is nowhere and the package cannot be fetched (offline)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'no-promtool-'));
+    try {
+      // An apt-get that fails as it does without a network, first in a PATH that has no promtool.
+      const bin = join(dir, 'bin');
+      mkdirSync(bin);
+      const failing = "#!/bin/sh\necho \"E: Failed to fetch http://deb.debian.org/debian/pool/main/p/prometheus.deb  Temporary failure resolving 'deb.debian.org'\" >&2\nexit 100\n";
+      writeFileSync(join(bin, 'apt-get'), failing, { mode: 0o755 });
+      const env = { ...process.env, PATH: `${bin}:/usr/bin:/bin` };
+      const failure = await locatePrometheusProgram('promtool', { cacheDir: join(dir, 'cache'), env }).then(
+        () => undefined,
+        (err: Error) => err,
+      );
+      expect(failure?.message).toMatch(/^promtool is needed: .*\(no network\? apt-get: E: Failed to fetch .*Temporary failure resolving 'deb\.debian\.org'\); install it/);
+      expect(failure?.message).not.toContain('\n');
+      expect(failure?.stack).toBe(failure?.message);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
