@@ -34,10 +34,12 @@ function counterFamily(text: string): string {
   return text
     .split('\n')
     .map((line) => {
-      const header = /^# (HELP|TYPE) (\S+)(.*)$/.exec(line);
-      if (header !== null) {
-        family = header[2]!.replace(/_total$/, '');
-        return `# ${header[1]} ${family}${header[3]}`;
+      if (line.startsWith('# HELP ') || line.startsWith('# TYPE ')) {
+        const rest = line.slice(7);
+        const space = rest.indexOf(' ');
+        const name = space === -1 ? rest : rest.slice(0, space);
+        family = name.endsWith('_total') ? name.slice(0, -'_total'.length) : name;
+        return `${line.slice(0, 7)}${family}${space === -1 ? '' : rest.slice(space)}`;
       }
       if (line.startsWith(`${family}_total`)) return line;
       return line.startsWith(family) ? `${family}_total${line.slice(family.length)}` : line;
