@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { RedisTarget } from './redis-target.ts';
 import type { ResourceConfig } from './resource-config.ts';
 import type { TracesSamplerConfig } from './sampler-config.ts';
 
@@ -49,7 +50,11 @@ export interface Config {
   readonly resource: ResourceConfig;
   readonly recordMessageText: boolean;
   readonly otlpEndpoint: string | undefined;
-  readonly redisUrl: string | undefined;
+  /**
+   * The shared state's Redis (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES, with their options:
+   * src/config/redis-target.ts); undefined = all shared state in process. Holds secrets: never logged.
+   */
+  readonly redis: RedisTarget | undefined;
   readonly logLevel: string;
   readonly routePrefix: string;
   readonly defaultPhoneRegion: string;

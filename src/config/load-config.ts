@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { isTimeZone } from '../reply/property-format.ts';
 import { parseCallerKeys } from './caller-keys.ts';
+import { readRedisTarget } from './redis-target.ts';
 import { readResourceConfig } from './resource-config.ts';
 import { readTracesSampler } from './sampler-config.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
@@ -168,7 +169,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     resource: check(() => readResourceConfig(env)),
     recordMessageText: check(() => envBoolean(env, 'TRACE_MESSAGE_TEXT', false)),
     otlpEndpoint: optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT'),
-    redisUrl: optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    redis: check(() => readRedisTarget(env)),
     logLevel: check(() => envChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info')),
     routePrefix: check(() => routePrefix(env)),
     defaultPhoneRegion: check(() => phoneRegion(env)),

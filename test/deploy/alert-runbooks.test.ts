@@ -34,7 +34,7 @@ const SERVICE_WIDE = new Set(['ChatAdapterAbsent']);
 
 describe('alerts an on-call can act on', () => {
   it('finds the alerts', () => {
-    expect(rules.length).toBeGreaterThanOrEqual(18);
+    expect(rules.length).toBeGreaterThanOrEqual(19);
     expect(new Set(rules.map((r) => r.alert)).size).toBe(rules.length);
   });
 

@@ -15,11 +15,10 @@ const deployDir = join(import.meta.dirname, '../../deploy');
 
 /**
  * Metrics the alerts and the dashboard already watch whose recording other work of the same
- * release adds: Redis command latency (the Redis turn) and the party pools' wait (fair shares).
- * Each is allowed to be missing here only until the service serves it; then it is checked like
- * every other name, and the entry should go.
+ * release adds: the party pools' wait (fair shares). Each is allowed to be missing here only until
+ * the service serves it; then it is checked like every other name, and the entry should go.
  */
-const ADDED_ELSEWHERE: ReadonlySet<string> = new Set(['chat_adapter_redis_command_duration_seconds', 'chat_adapter_party_pool_wait_seconds']);
+const ADDED_ELSEWHERE: ReadonlySet<string> = new Set(['chat_adapter_party_pool_wait_seconds']);
 const METRIC = /\b((?:chat_adapter|nodejs)_[a-z0-9_]+?)(?:_bucket|_count|_sum)?\b/g;
 const referenced = (file: string) => new Set([...readFileSync(join(deployDir, file), 'utf8').matchAll(METRIC)].map((m) => m[1]!));
 /** Labels Prometheus adds to every series (target labels), and a histogram's own. */

@@ -21,8 +21,12 @@ describe('promtool on deploy/', () => {
   }, 300_000);
 
   it('accepts the alerting rules', async () => {
-    const { stdout } = await run(promtool, ['check', 'rules', join(root, 'deploy/prometheus/alerts.yml')]);
-    expect(stdout).toMatch(/SUCCESS: 18 rules found/);
+    const file = join(root, 'deploy/prometheus/alerts.yml');
+    const { stdout } = await run(promtool, ['check', 'rules', file]);
+    // Every rule of the file is found (none dropped as malformed).
+    const rules = readFileSync(file, 'utf8').match(/^ {6}- alert: /gm)?.length ?? 0;
+    expect(rules).toBeGreaterThanOrEqual(19);
+    expect(stdout).toContain(`SUCCESS: ${rules} rules found`);
   });
 
   it('passes the rule unit tests: each alert fires on its failure, none on a quiet healthy instance', async () => {

@@ -35,6 +35,6 @@ describe('shared-state warnings of a chat', () => {
       .filter((l) => l.level === 40 && l.operation !== 'connection');
     const shared = warnings.filter((l) => /^(session turn queue|idempotency store) unavailable/.test(l.msg));
     expect(shared.map((l) => l.msg.split(';')[0]).sort()).toEqual(expect.arrayContaining(['idempotency store unavailable', 'session turn queue unavailable']));
-    for (const line of warnings) expect(line.trace_id, line.msg).toBe(traceId);
+    for (const line of warnings) expect(line.trace_id, JSON.stringify(line)).toBe(traceId);
   });
 });
