@@ -118,3 +118,15 @@ export async function startRedis(): Promise<Started> {
   );
   return { name: 'redis', pid: child.pid ?? 0, url: `redis://127.0.0.1:${port}`, port, exit: exitOf(child), stop: () => stopChild(child, 5_000) };
 }
+
+/**
+ * A Redis Cluster of 3 primaries with a replica each, on free ports, from the same programs as
+ * startRedis (the tests' cluster helper, test/helpers/redis-cluster.ts, outside vitest).
+ */
+export async function startRedisCluster(): Promise<{ readonly nodes: string; stop(): Promise<void> }> {
+  const binary = await locateRedisServer({ path: process.env['PATH'] ?? '', cacheDir: resolve(import.meta.dirname, '../../.cache/redis') });
+  if (binary instanceof Error) throw new Error(`the redis-cluster variant needs redis-server and redis-cli: ${binary.message}`);
+  const { startTestRedisCluster } = await import('../../test/helpers/redis-cluster.ts');
+  const cluster = await startTestRedisCluster({ primaries: 3, replicasPerPrimary: 1, programs: binary });
+  return { nodes: cluster.addresses.join(','), stop: () => cluster.stop() };
+}

@@ -25,7 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { timeToFirstText } from './first-text.ts';
 import { load } from './load.ts';
-import { startNode, startRedis, type Started } from './processes.ts';
+import { startNode, startRedis, startRedisCluster, type Started } from './processes.ts';
 import { memory, threadCpuMicros, type ThreadCpu } from './proc-stats.ts';
 import { ROW_HEADER, formatRow, formatSummary, summarize, type Row } from './report.ts';
 import { DEFAULT_VARIANTS, VARIANTS, pickVariants, serviceEnv, type Variant } from './variants.ts';
@@ -247,6 +247,7 @@ const startedAt = new Date();
 const loadBefore = loadavg();
 const stubs = await startNode({ name: 'stubs', script: resolve(ROOT, 'scripts/bench/stubs.ts'), cwd: ROOT, env: {} });
 const redis = variants.some((v) => v.needsRedis === true) ? await startRedis() : undefined;
+const redisCluster = variants.some((v) => v.needsRedisCluster === true) ? await startRedisCluster() : undefined;
 const rows: Row[] = [];
 console.log(
   `${settings.rounds} rounds; per target and round ${settings.warmupSeconds}s warm-up + ${settings.seconds}s measured in ${settings.slices} turns ` +
@@ -273,7 +274,7 @@ const targets: Target[] = [
         name: `service (${variant.name}${suffix})`,
         script: resolve(dir, entry),
         cwd: dir,
-        env: { ...serviceEnv(stubs.url), ...variant.env({ stubUrl: stubs.url, ...(redis !== undefined && { redisUrl: redis.url }) }) },
+        env: { ...serviceEnv(stubs.url), ...variant.env({ stubUrl: stubs.url, ...(redis !== undefined && { redisUrl: redis.url }), ...(redisCluster !== undefined && { clusterNodes: redisCluster.nodes }) }) },
         nodeArgs: [...nodeArgs, ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
         stdoutFile: resolve(resultsDir, `service-${variant.name}${suffix}.log`),
         stdoutThroughPipe: settings.stdout === 'pipe',
@@ -289,7 +290,7 @@ try {
     writeResults(resolve(ROOT, args.out), false); // what is measured so far survives a later failure
   }
 } finally {
-  await Promise.all([stubs.stop(), redis?.stop()]);
+  await Promise.all([stubs.stop(), redis?.stop(), redisCluster?.stop()]);
 }
 
 /** The figures as JSON: every row, the summary over the rounds measured so far, how they were measured. */

@@ -8,12 +8,16 @@ export interface VariantContext {
   readonly stubUrl: string;
   /** Set when the variant asked for Redis. */
   readonly redisUrl?: string;
+  /** Set when the variant asked for a Redis Cluster: its seed nodes, `host:port,...`. */
+  readonly clusterNodes?: string;
 }
 
 export interface Variant {
   readonly name: string;
   readonly description: string;
   readonly needsRedis?: boolean;
+  /** A Redis Cluster of 3 primaries and 3 replicas on this machine (bench/processes.ts). */
+  readonly needsRedisCluster?: boolean;
   env(ctx: VariantContext): Record<string, string>;
   readonly headers?: Readonly<Record<string, string>>;
   /** A fresh `Idempotency-Key` header on every request. */
@@ -66,6 +70,12 @@ export const VARIANTS: readonly Variant[] = [
     description: 'REDIS_URL: session cache (and whatever else uses it) on a real redis-server',
     needsRedis: true,
     env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '' }),
+  },
+  {
+    name: 'redis-cluster',
+    description: 'REDIS_CLUSTER_NODES: the same shared state on a Redis Cluster of 3 primaries and 3 replicas (WAIT for one replica on kept answers)',
+    needsRedisCluster: true,
+    env: (ctx) => ({ REDIS_CLUSTER_NODES: ctx.clusterNodes ?? '' }),
   },
   {
     name: 'redis-otlp',
