@@ -30,6 +30,7 @@ import type { ChatGuards } from './http/routes.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
 import { createRequestMetrics } from './telemetry/request-metrics.ts';
 import { createSessionTurns } from './turns/create-session-turns.ts';
+import { createStreamLog } from './streams/create-stream-log.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
 import { createOutboxMetrics } from './telemetry/outbox-metrics.ts';
@@ -224,7 +225,15 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     },
   });
   return {
-    guards: { idempotency, turns, metrics: requestMetrics },
+    guards: {
+      idempotency,
+      turns,
+      metrics: requestMetrics,
+      // Streamed replies' parts, for resume and stop from any instance (docs/api.md#resuming-a-streamed-reply).
+      streams: createStreamLog(redis, {
+        error: (operation, err) => logger.warn({ operation, reason: err.message }, 'stream log unavailable; resumers of this reply are told it was interrupted'),
+      }),
+    },
     redis,
     readinessChecks:
       redis === undefined || sharedState === undefined

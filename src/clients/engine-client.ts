@@ -14,9 +14,9 @@ const engineReply = TypeCompiler.Compile(EngineReplySchema);
  */
 export function createEngineClient(target: HttpParty): EngineClient {
   return {
-    query(request: EngineRequest, deadlineAt?: number, onText?): Promise<EngineReply> {
-      if (onText !== undefined) return streamEngineQuery(target, engineReply, request, deadlineAt, onText);
-      return callJson(target, { method: 'POST', path: '/query', body: request, reply: engineReply, deadlineAt, maxBytes: ENGINE_ANSWER_MAX_BYTES });
+    query(request: EngineRequest, deadlineAt?: number, onText?, stop?): Promise<EngineReply> {
+      if (onText !== undefined) return streamEngineQuery(target, engineReply, request, deadlineAt, onText, stop);
+      return callJson(target, { method: 'POST', path: '/query', body: request, reply: engineReply, deadlineAt, maxBytes: ENGINE_ANSWER_MAX_BYTES, stop });
     },
   };
 }

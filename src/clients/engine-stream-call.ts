@@ -59,6 +59,7 @@ export async function streamEngineQuery(
   request: EngineRequest,
   deadlineAt: number | undefined,
   onText: EngineTextListener,
+  stop?: AbortSignal,
 ): Promise<EngineReply> {
   const startedAt = performance.now();
   return exchange(target, {
@@ -68,6 +69,7 @@ export async function streamEngineQuery(
     headers: { accept: STREAM_ACCEPT, 'content-type': 'application/json' },
     deadlineAt,
     isOk,
+    stop,
     attributes: { [ATTR_GEN_AI_REQUEST_STREAM]: true },
     async read(res, span) {
       const type = String(res.headers['content-type'] ?? '');

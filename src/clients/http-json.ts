@@ -35,6 +35,8 @@ export interface JsonCall<S extends TSchema> {
   readonly deadlineAt?: number | undefined;
   /** The largest answer read (docs/api.md#limits); a larger one is out of contract. 1 MiB by default. */
   readonly maxBytes?: number;
+  /** Aborts the call when fired (a stopped reply). */
+  readonly stop?: AbortSignal | undefined;
 }
 
 const OK_200: readonly number[] = [200];
@@ -49,6 +51,8 @@ interface CallShape {
   readonly isOk: (status: number) => boolean;
   /** Extra attributes of the CLIENT span. */
   readonly attributes?: Attributes;
+  /** Aborts the call when fired (a stopped reply, docs/api.md#stopping-a-streamed-reply). */
+  readonly stop?: AbortSignal | undefined;
 }
 
 /** A call that reads its answer as it arrives (a streamed engine answer). */
@@ -72,6 +76,17 @@ function serialize(party: DownstreamParty, body: unknown): string | null {
   } catch (err) {
     throw new OutboundRequestError(party, err);
   }
+}
+
+/** Fires the call's timer signal when `stop` fires (at once if it already has); returns the listener's removal. */
+function stopWith(stop: AbortSignal, timer: CallTimer): () => void {
+  const abort = () => timer.abort(new DOMException('The reply was stopped.', 'AbortError'));
+  if (stop.aborted) {
+    abort();
+    return () => {};
+  }
+  stop.addEventListener('abort', abort, { once: true });
+  return () => stop.removeEventListener('abort', abort);
 }
 
 /** One attempt's request, as undici takes it; `signal` is the call's timer. */
@@ -100,6 +115,7 @@ async function timedCall<T>(target: HttpParty, call: CallShape, send: (attempt: 
   return clientSpan(target.telemetry, spanCall, async (span) => {
     const done = attemptTimer(target.telemetry, target.party);
     const timer = startCallTimer(limit);
+    const stopped = call.stop === undefined ? undefined : stopWith(call.stop, timer);
     let status: number | undefined;
     try {
       const answer = await send(
@@ -128,6 +144,7 @@ async function timedCall<T>(target: HttpParty, call: CallShape, send: (attempt: 
       throw callError(target.party, err, limit);
     } finally {
       timer.clear();
+      stopped?.();
     }
   });
 }
@@ -165,6 +182,7 @@ export async function callJson<S extends TSchema>(target: HttpParty, call: JsonC
     body: call.body,
     headers,
     deadlineAt: call.deadlineAt,
+    stop: call.stop,
     isOk: (status) => okStatuses.includes(status),
     maxBytes: call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     read: (answer) => checkedJson(target.party, answer.text, answer.statusCode, call.reply),

@@ -9,7 +9,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import { ATTR_CALLER } from '../telemetry/attributes.ts';
 import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-key.ts';
-import { chatRouteMatcher } from './chat-route.ts';
+import { chatRouteMatcher, turnRouteMatcher } from './chat-route.ts';
 
 /** One CALLER_API_KEYS entry (src/config/caller-keys.ts parses them). */
 export interface CallerKey {
@@ -42,6 +42,8 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
   app.decorateRequest('caller', undefined);
   if (options.keys === undefined) return;
   const isChat = chatRouteMatcher(options.routePrefix);
+  // A resume or a stop needs the key too; its organisation is checked once the turn is found (resume-routes.ts).
+  const isTurnRoute = turnRouteMatcher(options.routePrefix);
   // Digested once; the keys themselves are not kept by the plugin.
   const digests = options.keys.map((entry) => digestKey(entry.key));
   const callers: readonly Caller[] = options.keys.map((entry) => ({
@@ -52,7 +54,7 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
   // Callback style like the app's other request hooks (no promise per hook and request); a
   // refused request is answered here and stops the chain (done is not called).
   app.addHook('onRequest', (request, reply, done) => {
-    if (!isChat(request)) {
+    if (!isChat(request) && !isTurnRoute(request)) {
       done();
       return;
     }
@@ -71,7 +73,7 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
 
   app.addHook('preHandler', (request, reply, done) => {
     const orgIds = request.caller?.orgIds;
-    if (orgIds === undefined || orgIds.has((request.body as { orgId: string }).orgId)) {
+    if (orgIds === undefined || !isChat(request) || orgIds.has((request.body as { orgId: string }).orgId)) {
       done();
       return;
     }

@@ -25,6 +25,8 @@ import { sessionTurnHooks } from './session-turns.ts';
 import { wantsEventStream } from './stream-accept.ts';
 import { streamedChat } from './stream-chat.ts';
 import { replayAsStream } from './stream-replay.ts';
+import { registerResumeRoutes } from './resume-routes.ts';
+import type { StreamLog } from '../streams/stream-log.ts';
 
 /** Runs `run` with the request's server span active, so step and client spans become its children. */
 export type InRequestContext = <T>(request: FastifyRequest, run: () => Promise<T>) => Promise<T>;
@@ -59,6 +61,8 @@ export interface ChatGuards {
   readonly idempotency: IdempotencyStore;
   readonly turns: SessionTurns;
   readonly metrics: RequestMetrics;
+  /** Streamed replies' parts for resume and stop (docs/api.md#resuming-a-streamed-reply); none = neither is served. */
+  readonly streams?: StreamLog | undefined;
 }
 
 /** `GET /heartbeat`, `POST /chat_adapter` (docs/api.md) and `GET /metrics`. */
@@ -95,6 +99,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     run: (request, ctx, observer) => inRequestContext(request, () => chatPipeline.run(ctx, depsOf(request), request.timings, observer)),
     stepObserver: (request, ctx) => stepSpans(tracer, request.span, ctx, spanOptions),
     answerOf,
+    streams: guards.streams,
   });
 
   return async (app) => {
@@ -125,6 +130,8 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       schema: { hide: true, response: { 405: DetailTextSchema } },
       handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ detail: 'Method Not Allowed: /chat_adapter takes POST' }),
     });
+
+    if (guards.streams !== undefined) registerResumeRoutes(app, guards.streams);
 
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses }, ...chatHooks }, async (request, reply) => {
       if (wantsEventStream(request)) return streamChat(request, reply);

@@ -5,8 +5,8 @@ import { droppedLogLines } from './log-destination.ts';
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
 /** How a streamed chat ended (docs/api.md#streamed-replies): answered, the caller left first, or an `error` part. */
-export type StreamOutcome = 'completed' | 'client_gone' | 'failed';
-const STREAM_OUTCOMES: readonly StreamOutcome[] = ['completed', 'client_gone', 'failed'];
+export type StreamOutcome = 'completed' | 'client_gone' | 'failed' | 'stopped';
+const STREAM_OUTCOMES: readonly StreamOutcome[] = ['completed', 'client_gone', 'failed', 'stopped'];
 
 /** Where the downstream clients report each HTTP attempt (see src/telemetry/client-span.ts). */
 export interface DownstreamMetrics {

@@ -76,8 +76,10 @@ export function eventsOf(text: string): { parts: Record<string, unknown>[]; done
   const parts: Record<string, unknown>[] = [];
   let done = false;
   for (const block of text.split('\n\n')) {
-    if (!block.startsWith('data: ')) continue;
-    const data = block.slice(6);
+    // A part's event is `id: <n>` then `data: <JSON>`; `[DONE]` has no id.
+    const line = block.split('\n').find((l) => l.startsWith('data: '));
+    if (line === undefined) continue;
+    const data = line.slice(6);
     if (data === '[DONE]') done = true;
     else parts.push(JSON.parse(data) as Record<string, unknown>);
   }

@@ -1,0 +1,255 @@
+/**
+ * The stream log in Redis (REDIS_URL): any instance replays and follows a turn's parts, and a stop
+ * asked on any instance reaches the producer. All keys of one conversation's turns share the hash
+ * tag `{stream:<conversation id>}` (one slot on a cluster):
+ *
+ * - `...:turn`                 the conversation's current turn: JSON {messageId, orgId, propertyId, sessionId, ended?}
+ * - `...:parts:<messageId>`    a Redis stream, one entry per part (entry id `0-<SSE id>`, field `p`),
+ *                              closed by an entry with field `e` (the end, or `cut`)
+ * - `...:live:<messageId>`     the producer's lease (LEASE_MS): gone while the turn has no end = the producer died
+ * - `...:stop:<messageId>`     set by a stop; the producer reads it with its next write or heartbeat
+ *
+ * The producer's cost with nobody resuming: one pipelined round trip per batch of parts (the parts
+ * written in one event-loop turn), which also renews the lease and reads the stop flag, and one
+ * heartbeat round trip per HEARTBEAT_MS of silence. Followers block on XREAD on a connection of
+ * their own (at most MAX_FOLLOW_CONNECTIONS per instance), so nobody polls while nobody resumes.
+ */
+import type { Redis } from 'ioredis';
+import {
+  ENDED_KEPT_MS, RESUMERS_PER_TURN, TurnBudget,
+  type FollowItem, type Follower, type FoundTurn, type StreamEnd, type StreamLog, type StreamLogWriter, type TurnIdentity, type TurnScope,
+} from './stream-log.ts';
+
+/** A producer silent (no write, no heartbeat) this long is taken for dead. */
+export const LEASE_MS = 5_000;
+const HEARTBEAT_MS = 1_500;
+/** While a turn is written, its keys live this long past the last write or heartbeat. */
+const LIVE_TTL_MS = ENDED_KEPT_MS;
+/** One XREAD BLOCK waits at most this long before the follower checks the producer's lease. */
+const BLOCK_MS = 1_000;
+const READ_COUNT = 256;
+/** Followers (each with its own blocking connection) per instance, over all turns. */
+export const MAX_FOLLOW_CONNECTIONS = 64;
+/** The current-turn record is small; anything larger is not ours. */
+const TURN_RECORD_MAX_CHARS = 4096;
+
+const END_KINDS: ReadonlySet<string> = new Set(['finished', 'failed', 'aborted']);
+
+export function streamKeys(conversationId: string) {
+  const tag = `chat-adapter:{stream:${conversationId}}`;
+  return {
+    turn: `${tag}:turn`,
+    parts: (messageId: string) => `${tag}:parts:${messageId}`,
+    live: (messageId: string) => `${tag}:live:${messageId}`,
+    stop: (messageId: string) => `${tag}:stop:${messageId}`,
+  };
+}
+
+interface TurnRecord extends TurnIdentity {
+  readonly ended: StreamEnd | undefined;
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string';
+
+function parseRecord(text: string | null): TurnRecord | undefined {
+  if (text === null || text.length > TURN_RECORD_MAX_CHARS) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const r = v as Record<string, unknown>;
+  if (![r['messageId'], r['orgId'], r['propertyId'], r['sessionId']].every(isText)) return undefined;
+  const ended = isText(r['ended']) && END_KINDS.has(r['ended']) ? (r['ended'] as StreamEnd) : undefined;
+  const scope: TurnScope = { orgId: r['orgId'] as string, propertyId: r['propertyId'] as string, sessionId: r['sessionId'] as string };
+  return { messageId: r['messageId'] as string, scope, ended };
+}
+
+const recordText = (turn: TurnIdentity, ended?: StreamEnd) =>
+  JSON.stringify({ messageId: turn.messageId, ...turn.scope, ...(ended !== undefined && { ended }) });
+
+/** `0-<n>` -> n. */
+const sseIdOf = (entryId: string) => Number(entryId.slice(entryId.indexOf('-') + 1));
+
+type Entry = [id: string, fields: string[]];
+
+/** One XREAD/XRANGE entry as a follow item (the end marker included). */
+function itemOf([entryId, fields]: Entry): FollowItem | undefined {
+  const [field, value] = fields;
+  if (field === 'p' && value !== undefined) return { kind: 'part', id: sseIdOf(entryId), json: value };
+  if (field === 'e') return value !== undefined && END_KINDS.has(value) ? { kind: 'end', end: value as StreamEnd } : { kind: 'interrupted' };
+  return undefined;
+}
+
+export interface RedisStreamLogEvents {
+  /** A write of the log failed (Redis down): resumers of that turn get an interruption. */
+  readonly error?: (operation: string, err: Error) => void;
+}
+
+export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents = {}): StreamLog {
+  const report = (operation: string) => (err: unknown) => events.error?.(operation, err instanceof Error ? err : new Error(String(err)));
+  /** Turns produced here, by message id: a stop asked on this instance needs no round trip. */
+  const local = new Map<string, () => void>();
+  const followers = new Map<string, number>();
+  let connections = 0;
+
+  function writer(conversationId: string, turn: TurnIdentity): StreamLogWriter {
+    const keys = streamKeys(conversationId);
+    const partsKey = keys.parts(turn.messageId);
+    const budget = new TurnBudget();
+    let pending: Array<[number, string]> = [];
+    let lastId = 0;
+    let lastWriteAt = Date.now();
+    let ended = false;
+    let stopListener: (() => void) | undefined;
+    let stopAsked = false;
+    const stop = () => {
+      if (stopAsked) return;
+      stopAsked = true;
+      stopListener?.();
+    };
+    local.set(turn.messageId, stop);
+
+    /** Renews the keys and the lease, and reads the stop flag: added to every round trip. */
+    const keepAlive = (pipeline: ReturnType<Redis['pipeline']>) =>
+      pipeline.pexpire(partsKey, LIVE_TTL_MS).pexpire(keys.turn, LIVE_TTL_MS).set(keys.live(turn.messageId), '1', 'PX', LEASE_MS).get(keys.stop(turn.messageId));
+    const send = (pipeline: ReturnType<Redis['pipeline']>, operation: string) => {
+      lastWriteAt = Date.now();
+      return keepAlive(pipeline).exec().then((results) => {
+        const flag = results?.at(-1)?.[1];
+        if (flag !== null && flag !== undefined) stop();
+      }, report(operation));
+    };
+
+    const flush = () => {
+      const batch = pending;
+      pending = [];
+      if (batch.length === 0) return;
+      const pipeline = redis.pipeline();
+      for (const [id, json] of batch) pipeline.xadd(partsKey, `0-${id}`, 'p', json);
+      void send(pipeline, 'append');
+    };
+
+    const heartbeat = setInterval(() => {
+      if (Date.now() - lastWriteAt >= HEARTBEAT_MS) void send(redis.pipeline(), 'heartbeat');
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+
+    void send(redis.pipeline().set(keys.turn, recordText(turn), 'PX', LIVE_TTL_MS), 'open');
+
+    return {
+      append(id, json, transient) {
+        if (ended || id <= lastId || !budget.admit(json.length, transient)) return;
+        lastId = id;
+        // Parts written in the same event-loop turn go in one round trip.
+        if (pending.length === 0) setImmediate(flush);
+        pending.push([id, json]);
+      },
+      async end(kind) {
+        if (ended) return;
+        ended = true;
+        clearInterval(heartbeat);
+        local.delete(turn.messageId);
+        stopListener = undefined;
+        flush();
+        await redis
+          .pipeline()
+          .xadd(partsKey, `0-${lastId + 1}`, 'e', budget.overflowed ? 'cut' : kind)
+          .pexpire(partsKey, ENDED_KEPT_MS)
+          .set(keys.turn, recordText(turn, kind), 'PX', ENDED_KEPT_MS)
+          .del(keys.live(turn.messageId), keys.stop(turn.messageId))
+          .exec()
+          .catch(report('end'));
+      },
+      onStop(listener) {
+        stopListener = listener;
+        if (stopAsked) listener();
+      },
+    };
+  }
+
+  /** The entries after `last`, blocking up to BLOCK_MS; null when none came. */
+  async function* read(conn: Redis, conversationId: string, messageId: string, afterId: number): AsyncGenerator<FollowItem> {
+    const keys = streamKeys(conversationId);
+    const partsKey = keys.parts(messageId);
+    let last = `0-${afterId}`;
+    for (;;) {
+      const answer = (await conn.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', partsKey, last)) as Array<[string, Entry[]]> | null;
+      let entries = answer?.[0]?.[1] ?? [];
+      if (entries.length === 0) {
+        if ((await conn.exists(keys.live(messageId))) === 1) continue;
+        // No lease: what was written before the producer died, then the interruption.
+        entries = (await conn.xrange(partsKey, `(${last}`, '+', 'COUNT', READ_COUNT)) as Entry[];
+        if (entries.length === 0) {
+          yield { kind: 'interrupted' };
+          return;
+        }
+      }
+      for (const entry of entries) {
+        const item = itemOf(entry);
+        last = entry[0];
+        if (item === undefined) continue;
+        yield item;
+        if (item.kind !== 'part') return;
+      }
+    }
+  }
+
+  function follow(conversationId: string, messageId: string, afterId: number): Follower | undefined {
+    const count = followers.get(messageId) ?? 0;
+    if (count >= RESUMERS_PER_TURN || connections >= MAX_FOLLOW_CONNECTIONS) return undefined;
+    followers.set(messageId, count + 1);
+    connections++;
+    // Its own connection: a blocking read holds it, and its timeout must outlast the block.
+    const conn = redis.duplicate({ commandTimeout: BLOCK_MS + 2_000, enableOfflineQueue: true, lazyConnect: false });
+    conn.on('error', () => {});
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      connections--;
+      const left = (followers.get(messageId) ?? 1) - 1;
+      if (left === 0) followers.delete(messageId);
+      else followers.set(messageId, left);
+      conn.disconnect();
+    };
+    async function* items(): AsyncGenerator<FollowItem> {
+      try {
+        yield* read(conn, conversationId, messageId, afterId);
+      } catch (err) {
+        // The connection failed or was closed: a reader still there learns nothing more will come.
+        if (!closed) {
+          report('follow')(err);
+          yield { kind: 'interrupted' };
+        }
+      } finally {
+        close();
+      }
+    }
+    const iterator = items();
+    return { close, [Symbol.asyncIterator]: () => iterator };
+  }
+
+  return {
+    open: writer,
+    async find(conversationId) {
+      const record = parseRecord(await redis.get(streamKeys(conversationId).turn));
+      if (record === undefined) return undefined;
+      const turn: FoundTurn = { ...record, follow: (afterId) => follow(conversationId, record.messageId, afterId) };
+      return turn;
+    },
+    async requestStop(conversationId, seen) {
+      const here = local.get(seen.messageId);
+      if (here !== undefined) {
+        here();
+        return;
+      }
+      await redis.set(streamKeys(conversationId).stop(seen.messageId), '1', 'PX', LIVE_TTL_MS);
+    },
+    async close() {
+      local.clear();
+    },
+  };
+}
