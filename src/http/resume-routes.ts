@@ -60,8 +60,9 @@ function endWithoutCaller(reply: FastifyReply): void {
 async function relay(reply: FastifyReply, follower: NonNullable<ReturnType<FoundTurn['follow']>>): Promise<void> {
   const res = reply.raw;
   let gone = false;
+  let ended = false;
   res.on('close', () => {
-    if (!res.writableFinished) gone = true;
+    if (!ended) gone = true;
     follower.close();
   });
   res.writeHead(200, { ...reply.getHeaders(), ...UI_MESSAGE_STREAM_HEADERS, 'cache-control': 'no-store' } as Record<string, string>);
@@ -81,12 +82,13 @@ async function relay(reply: FastifyReply, follower: NonNullable<ReturnType<Found
         res.write(`data: ${JSON.stringify({ type: 'error', errorText: INTERRUPTED_TEXT })}\n\n`);
         res.write(`data: ${JSON.stringify({ type: 'finish', finishReason: 'error' })}\n\n`);
       }
+      ended = true;
       res.end('data: [DONE]\n\n');
       return;
     }
   } finally {
     follower.close();
-    if (!res.writableFinished) {
+    if (!ended) {
       res.destroy();
       endWithoutCaller(reply);
     }
