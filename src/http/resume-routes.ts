@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ID_PATTERN } from '../../schemas/chat-request.schema.ts';
-import { BadRequestSchema, DetailTextSchema, ForbiddenSchema, TooManyRequestsSchema, UnauthorizedSchema } from '../../schemas/errors.schema.ts';
+import { BadRequestSchema, ForbiddenSchema, TooManyRequestsSchema, UnauthorizedSchema } from '../../schemas/errors.schema.ts';
 import type { FoundTurn, StreamLog } from '../streams/stream-log.ts';
 import { UI_MESSAGE_STREAM_HEADERS } from './stream-writer.ts';
 
@@ -134,7 +134,7 @@ export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog): 
     schema: {
       params: ParamsSchema,
       body: Type.Optional(Type.Object({ message_id: Type.Optional(Type.String({ minLength: 1, maxLength: MESSAGE_ID_MAX_CHARS })) })),
-      response: { 200: StopSchema, 400: BadRequestSchema, 401: UnauthorizedSchema, 403: ForbiddenSchema, 404: DetailTextSchema },
+      response: { 200: StopSchema, 400: BadRequestSchema, 401: UnauthorizedSchema, 403: ForbiddenSchema },
     },
   }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');

@@ -54,7 +54,7 @@ describe('the playground reloaded mid-reply', () => {
     expect(resumed.status()).toBe(200);
     expect(resumed.headers()['content-type']).toBe('text/event-stream');
     await page.locator('.turn.assistant:not(.pending)').last().waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => document.querySelectorAll('.turn.pending').length === 0, undefined, { timeout: 30_000 });
+    await page.waitForFunction("document.querySelectorAll('.turn.pending').length === 0", undefined, { timeout: 30_000 });
 
     const shown = await turns();
     expect(shown.map((t) => t.role)).toEqual(['user', 'assistant']);
@@ -86,7 +86,7 @@ describe('the playground reloaded mid-reply', () => {
     await page.locator('#stop').waitFor({ state: 'visible' });
     const [stop] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/stop')), page.click('#stop')]);
     expect(await stop.json()).toEqual({ stopped: true });
-    await page.waitForFunction(() => document.querySelectorAll('.turn.pending').length === 0, undefined, { timeout: 30_000 });
+    await page.waitForFunction("document.querySelectorAll('.turn.pending').length === 0", undefined, { timeout: 30_000 });
     const shown = await turns();
     expect(shown.map((t) => t.role)).toEqual(['user', 'assistant']);
     expect(shown[1]!.text).toMatch(/\(stopped\)$/);
