@@ -223,6 +223,31 @@ describe('in Redis', () => {
     }
   });
 
+  it('costs the producer one round trip per event-loop turn of parts when nobody resumes', async () => {
+    const client = await connect();
+    let roundTrips = 0;
+    const pipeline = client.pipeline.bind(client);
+    client.pipeline = ((...args: Parameters<typeof pipeline>) => {
+      roundTrips += 1;
+      return pipeline(...args);
+    }) as typeof client.pipeline;
+    const producer = createRedisStreamLog(client);
+    const c = conversation();
+    const w = producer.open(c, turn());
+    expect(roundTrips).toBe(1);
+    // Three event-loop turns of ten parts each: three round trips, whatever the number of parts.
+    let id = 0;
+    for (let tick = 0; tick < 3; tick++) {
+      for (let i = 0; i < 10; i++) w.append(++id, part(id), false);
+      await new Promise((r) => setImmediate(r));
+      await sleep(5);
+    }
+    expect(roundTrips).toBe(4);
+    await w.end('finished');
+    expect(roundTrips).toBe(5);
+    expect(ids(await drain((await two.find(c))!.follow(0)!))).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+
   it('a producer that dies leaves its followers the parts so far and an interruption, never a hang', async () => {
     const producerConnection = await connect();
     const producer = createRedisStreamLog(producerConnection);
