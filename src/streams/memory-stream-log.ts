@@ -28,6 +28,9 @@ interface Turn extends TurnIdentity {
   dropped: boolean;
 }
 
+/** Live turns a sweep steps over before it stops (they sit before ended ones until they end). */
+const SWEEP_LIVE_SKIPPED = 32;
+
 export interface MemoryStreamLogOptions {
   /** All turns' parts together (default 16 MiB). */
   readonly maxBytes?: number;
@@ -55,10 +58,23 @@ export function createMemoryStreamLog(options: MemoryStreamLogOptions = {}): Str
     wakeAll(turn);
   };
 
-  /** Forgets expired turns, then the least recently written ones while over the byte ceiling. */
+  /**
+   * Forgets expired turns, then the least recently written ones while over the byte ceiling. A turn
+   * moves to the end of the map when written or ended, so expired turns are at the front: the scan
+   * stops at the first ended turn still kept (and after a few live ones), never walking every turn.
+   */
   const sweep = () => {
     const t = now();
-    for (const [id, turn] of turns) if (turn.ended !== undefined && t - turn.endedAt > ENDED_KEPT_MS) drop(id, turn);
+    let live = 0;
+    for (const [id, turn] of turns) {
+      if (turn.ended === undefined) {
+        if (++live > SWEEP_LIVE_SKIPPED) break;
+        continue;
+      }
+      if (t - turn.endedAt <= ENDED_KEPT_MS) break;
+      drop(id, turn);
+    }
+    if (totalBytes <= maxBytes) return;
     for (const pass of ['ended', 'live'] as const) {
       for (const [id, turn] of turns) {
         if (totalBytes <= maxBytes) return;
@@ -136,6 +152,7 @@ export function createMemoryStreamLog(options: MemoryStreamLogOptions = {}): Str
           if (turn.ended !== undefined) return;
           turn.ended = kind;
           turn.endedAt = now();
+          touch(conversationId, turn);
           turn.stopListener = undefined;
           wakeAll(turn);
           sweep();
