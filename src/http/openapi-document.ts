@@ -130,6 +130,7 @@ function resumeRoute(schema: RouteSchema): RouteSchema {
         200: 'The UI message stream (text/event-stream); an `error` part when the instance writing the reply died',
         204: 'Nothing of this conversation is streaming, and nothing ended in the last 60 s',
         429: 'The reply already has as many resumers as it may have (with `Retry-After`)',
+        503: 'The stream log (Redis) cannot be read now (with `Retry-After`)',
       },
     ),
   };
@@ -144,7 +145,10 @@ function stopRoute(schema: RouteSchema): RouteSchema {
       'Aborts the engine call, ends the stream with an `abort` part, stores the text delivered so far as the answer (marked stopped), starts no handoff and lets the session\'s next message go. `message_id`: the `messageId` of the `start` part the caller saw, so that a stop never hits a newer reply. Authorised as the chat.',
     tags: ['chat'],
     security: [{ bearerAuth: [] }, {}],
-    response: described(schema.response, { 200: '`stopped`: true when the reply was stopped; false when there was nothing to stop (nothing in flight, already ended, another reply)' }),
+    response: described(schema.response, {
+      200: '`stopped`: true when the reply was stopped; false when there was nothing to stop (nothing in flight, already ended, another reply)',
+      503: 'The stream log (Redis) cannot be read now (with `Retry-After`)',
+    }),
   };
 }
 

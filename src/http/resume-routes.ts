@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ID_PATTERN } from '../../schemas/chat-request.schema.ts';
-import { BadRequestSchema, ForbiddenSchema, TooManyRequestsSchema, UnauthorizedSchema } from '../../schemas/errors.schema.ts';
+import { BadRequestSchema, ForbiddenSchema, ServiceUnavailableSchema, TooManyRequestsSchema, UnauthorizedSchema } from '../../schemas/errors.schema.ts';
 import type { FoundTurn, StreamLog } from '../streams/stream-log.ts';
 import { UI_MESSAGE_STREAM_HEADERS } from './stream-writer.ts';
 
@@ -28,6 +28,7 @@ const STOP_POLL_MS = 50;
 const MESSAGE_ID_MAX_CHARS = 256;
 
 export const INTERRUPTED_TEXT = 'The reply was interrupted; ask again.';
+const STORE_UNAVAILABLE = 'stream log unavailable';
 
 const ParamsSchema = Type.Object({
   conversation_id: Type.String({ pattern: ID_PATTERN, maxLength: 4096, description: 'The chat\'s conversation_id' }),
@@ -107,21 +108,33 @@ async function endedStopped(streams: StreamLog, conversationId: string, messageI
   return false;
 }
 
+/** The conversation's turn; a store that cannot be read is a 503 (sent here, undefined returned). */
+async function findTurn(streams: StreamLog, request: FastifyRequest, reply: FastifyReply, conversationId: string): Promise<FoundTurn | null | undefined> {
+  try {
+    return (await streams.find(conversationId)) ?? null;
+  } catch (err) {
+    request.log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'stream log unavailable');
+    void reply.code(503).header('retry-after', '1').send({ detail: STORE_UNAVAILABLE });
+    return undefined;
+  }
+}
+
 /** Registers both routes on the chat plugin's instance (so also under ROUTE_PREFIX). */
 export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/chat_adapter/:conversation_id/stream', {
     schema: {
       params: ParamsSchema,
-      response: { 204: Type.Null(), 400: BadRequestSchema, 401: UnauthorizedSchema, 403: ForbiddenSchema, 429: TooManyRequestsSchema },
+      response: { 204: Type.Null(), 400: BadRequestSchema, 401: UnauthorizedSchema, 403: ForbiddenSchema, 429: TooManyRequestsSchema, 503: ServiceUnavailableSchema },
     },
   }, async (request, reply) => {
     const after = lastEventId(request);
     if (after === undefined) {
       return reply.code(400).send({ detail: { message: 'Invalid request: Last-Event-ID must be the id of a part (digits)', trace_id: request.traceId } });
     }
-    const turn = await streams.find(request.params.conversation_id);
-    if (turn === undefined) return reply.code(204).header('cache-control', 'no-store').send(null);
+    const turn = await findTurn(streams, request, reply, request.params.conversation_id);
+    if (turn === undefined) return reply;
+    if (turn === null) return reply.code(204).header('cache-control', 'no-store').send(null);
     if (!allowed(request, reply, turn)) return reply;
     const follower = turn.follow(after);
     if (follower === undefined) return reply.code(429).header('retry-after', '1').send({ detail: 'Too Many Requests' });
@@ -134,13 +147,14 @@ export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog): 
     schema: {
       params: ParamsSchema,
       body: Type.Optional(Type.Object({ message_id: Type.Optional(Type.String({ minLength: 1, maxLength: MESSAGE_ID_MAX_CHARS })) })),
-      response: { 200: StopSchema, 400: BadRequestSchema, 401: UnauthorizedSchema, 403: ForbiddenSchema },
+      response: { 200: StopSchema, 400: BadRequestSchema, 401: UnauthorizedSchema, 403: ForbiddenSchema, 503: ServiceUnavailableSchema },
     },
   }, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     const conversationId = request.params.conversation_id;
-    const turn = await streams.find(conversationId);
-    if (turn === undefined) return { stopped: false };
+    const turn = await findTurn(streams, request, reply, conversationId);
+    if (turn === undefined) return reply;
+    if (turn === null) return { stopped: false };
     if (!allowed(request, reply, turn)) return reply;
     const seen = request.body?.message_id;
     if (turn.ended !== undefined || (seen !== undefined && seen !== turn.messageId)) return { stopped: false };

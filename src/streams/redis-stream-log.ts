@@ -105,6 +105,13 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
     let ended = false;
     let stopListener: (() => void) | undefined;
     let stopAsked = false;
+    // One warning per turn while Redis fails, not one per batch of parts.
+    let reported = false;
+    const reportOnce = (operation: string) => (err: unknown) => {
+      if (reported) return;
+      reported = true;
+      report(operation)(err);
+    };
     const stop = () => {
       if (stopAsked) return;
       stopAsked = true;
@@ -120,7 +127,7 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
       return keepAlive(pipeline).exec().then((results) => {
         const flag = results?.at(-1)?.[1];
         if (flag !== null && flag !== undefined) stop();
-      }, report(operation));
+      }, reportOnce(operation));
     };
 
     const flush = () => {
@@ -161,7 +168,7 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
           .set(keys.turn, recordText(turn, kind), 'PX', ENDED_KEPT_MS)
           .del(keys.live(turn.messageId), keys.stop(turn.messageId))
           .exec()
-          .catch(report('end'));
+          .catch(reportOnce('end'));
       },
       onStop(listener) {
         stopListener = listener;

@@ -81,8 +81,8 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/chat_adapter', '/chat_adapter/{conversation_id}/stop', '/chat_adapter/{conversation_id}/stream', '/heartbeat', '/metrics', '/ready',
     ]);
-    expect(Object.keys(doc.paths['/chat_adapter/{conversation_id}/stream'].get.responses)).toEqual(['200', '204', '400', '401', '403', '429']);
-    expect(Object.keys(doc.paths['/chat_adapter/{conversation_id}/stop'].post.responses)).toEqual(['200', '400', '401', '403']);
+    expect(Object.keys(doc.paths['/chat_adapter/{conversation_id}/stream'].get.responses)).toEqual(['200', '204', '400', '401', '403', '429', '503']);
+    expect(Object.keys(doc.paths['/chat_adapter/{conversation_id}/stop'].post.responses)).toEqual(['200', '400', '401', '403', '503']);
     const chat = doc.paths['/chat_adapter'].post;
     expect(Object.keys(chat.responses)).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     expect(Object.keys(doc.paths['/ready'].get.responses)).toEqual(['200', '503']);

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLER_API_KEY, chatRequest, engineReply } from '../helpers/fixtures.ts';
+import { freePort } from '../helpers/redis-server.ts';
 import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
 import { eventsOf, getStream, idsOf, listenOnLoopback, partsOfType, postChat, streamEngineReply, textOf } from './stream-helpers.ts';
 
@@ -108,6 +109,26 @@ describe('resuming a streamed reply, in process', () => {
     expect(finishedAt - firstTextAt!).toBeGreaterThan(200);
     expect(textOf(resumed)).toBe(textOf(original));
   }, 20_000);
+});
+
+describe('resuming while the stream log cannot be read', () => {
+  let svc: StubbedService;
+  beforeAll(async () => {
+    // Redis configured but not there: nothing to read the kept parts from.
+    svc = await startStubbedService({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+
+  it('answers 503 with Retry-After, in the detail shape, for a resume and a stop', async () => {
+    for (const [method, path] of [['GET', 'stream'], ['POST', 'stop']] as const) {
+      const res = await svc.app.inject({ method, url: `/chat_adapter/${newConversation()}/${path}`, ...(method === 'POST' && { payload: {} }) });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual({ detail: 'stream log unavailable' });
+    }
+  });
 });
 
 describe('resuming with caller keys', () => {
