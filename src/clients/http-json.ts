@@ -138,7 +138,8 @@ async function timedCall<T>(target: HttpParty, call: CallShape, send: (attempt: 
     } catch (thrown) {
       // An answer over its bounds (size or depth), however it was read, is the party's bad answer.
       const err = thrown instanceof AnswerBoundError ? new DownstreamError(target.party, thrown.reason, status === undefined ? {} : { status }) : thrown;
-      const failure = failureReason(err, status, call.isOk);
+      // A stopped reply's call is not the party's failure (nor a timeout): its own reason.
+      const failure = call.stop?.aborted === true ? 'stopped' : failureReason(err, status, call.isOk);
       setErrorType(span, failure);
       done(failure);
       throw callError(target.party, err, limit);
