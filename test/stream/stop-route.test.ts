@@ -87,6 +87,11 @@ describe('stopping a streamed reply', () => {
     expect(seen.trimEnd()).not.toBe(SENTENCES.join(' '));
     await until(() => engineClosed);
     expect(writes.doneAt).toBeUndefined();
+    // Counted as a stop, not as an engine failure.
+    expect(await svc.metrics.registry.getSingleMetricAsString('chat_adapter_streams_total')).toMatch(/outcome="stopped"} 1/);
+    const engineErrors = await svc.metrics.registry.getSingleMetricAsString('chat_adapter_downstream_errors_total');
+    expect(engineErrors).toMatch(/party="engine",reason="stopped"} 1/);
+    expect(engineErrors).not.toMatch(/party="engine",reason="timeout"}/);
 
     await until(() => stored(session).length === 2);
     const [question, kept] = stored(session);
