@@ -92,6 +92,23 @@ describe('resuming a streamed reply, in process', () => {
     expect(bad.json().detail.message).toMatch(/Last-Event-ID/);
   }, 20_000);
 
+  it('lets at most 8 resumers follow one reply; the next gets 429 with Retry-After', async () => {
+    const conversation = newConversation();
+    const chat = postChat(base, chatRequest({ conversation_id: conversation }));
+    await sleep(200);
+    const started = new Set<number>();
+    const resumers = Array.from({ length: 8 }, (_, i) => getStream(base, `/chat_adapter/${conversation}/stream`, { onPart: () => void started.add(i) }));
+    while (started.size < 8) await sleep(20);
+    const ninth = await svc.app.inject({ method: 'GET', url: `/chat_adapter/${conversation}/stream` });
+    expect(ninth.statusCode).toBe(429);
+    expect(ninth.headers['retry-after']).toBe('1');
+    expect(ninth.json()).toEqual({ detail: 'Too Many Requests' });
+    const whole = textOf(await chat);
+    for (const resumed of await Promise.all(resumers)) expect(textOf(resumed)).toBe(whole);
+    // Once they are done, a resumer is served again.
+    expect((await getStream(base, `/chat_adapter/${conversation}/stream`)).status).toBe(200);
+  }, 20_000);
+
   it('follows the live parts as they are written, not only once the reply ended', async () => {
     const conversation = newConversation();
     const chat = postChat(base, chatRequest({ conversation_id: conversation }));
