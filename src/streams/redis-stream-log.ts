@@ -9,9 +9,10 @@
  * - `...:live:<messageId>`     the producer's lease (LEASE_MS): gone while the turn has no end = the producer died
  * - `...:stop:<messageId>`     set by a stop; the producer reads it with its next write or heartbeat
  *
- * The producer's cost with nobody resuming: one pipelined round trip per batch of parts (the parts
- * written in one event-loop turn), which also renews the lease and reads the stop flag, and one
- * heartbeat round trip per HEARTBEAT_MS of silence. Followers block on XREAD on a connection of
+ * The producer's cost with nobody resuming: one round trip (a MULTI/EXEC block) per BATCH_MS in
+ * which parts were written, which also renews the lease and reads the stop flag, one for the end
+ * (with the parts still waiting: a turn that ends within BATCH_MS costs that one only), and one
+ * heartbeat per HEARTBEAT_MS of silence. Followers block on XREAD on a connection of
  * their own (at most MAX_FOLLOW_CONNECTIONS per instance), so nobody polls while nobody resumes.
  */
 import type { Redis } from 'ioredis';
@@ -23,6 +24,8 @@ import {
 /** A producer silent (no write, no heartbeat) this long is taken for dead. */
 export const LEASE_MS = 5_000;
 const HEARTBEAT_MS = 1_500;
+/** Parts are sent at most this long after they were written (a resumer is that much behind the writer). */
+export const BATCH_MS = 50;
 /** While a turn is written, its keys live this long past the last write or heartbeat. */
 const LIVE_TTL_MS = ENDED_KEPT_MS;
 /** One XREAD BLOCK waits at most this long before the follower checks the producer's lease. */
@@ -74,6 +77,8 @@ const recordText = (turn: TurnIdentity, ended?: StreamEnd) =>
 const sseIdOf = (entryId: string) => Number(entryId.slice(entryId.indexOf('-') + 1));
 
 type Entry = [id: string, fields: string[]];
+/** One round trip: a MULTI/EXEC block (all keys of one turn share a slot). */
+type Block = ReturnType<Redis['multi']>;
 
 /** One XREAD/XRANGE entry as a follow item (the end marker included). */
 function itemOf([entryId, fields]: Entry): FollowItem | undefined {
@@ -119,50 +124,62 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
     };
     local.set(turn.messageId, stop);
 
-    /** Renews the keys and the lease, and reads the stop flag: added to every round trip. */
-    const keepAlive = (pipeline: ReturnType<Redis['pipeline']>) =>
-      pipeline.pexpire(partsKey, LIVE_TTL_MS).pexpire(keys.turn, LIVE_TTL_MS).set(keys.live(turn.messageId), '1', 'PX', LEASE_MS).get(keys.stop(turn.messageId));
-    const send = (pipeline: ReturnType<Redis['pipeline']>, operation: string) => {
+    let opened = false;
+    let flushTimer: NodeJS.Timeout | undefined;
+
+    /** A round trip's first commands: the turn's record (with the first one), then the parts waiting. */
+    const batch = (): Block => {
+      const block = redis.multi();
+      if (!opened) {
+        opened = true;
+        block.set(keys.turn, recordText(turn), 'PX', LIVE_TTL_MS);
+      }
+      for (const [id, json] of pending) block.xadd(partsKey, `0-${id}`, 'p', json);
+      pending = [];
+      return block;
+    };
+    /** Renews the keys and the lease and reads the stop flag (last), in the same round trip. */
+    const send = (block: Block, operation: string) => {
       lastWriteAt = Date.now();
-      return keepAlive(pipeline).exec().then((results) => {
-        const flag = results?.at(-1)?.[1];
-        if (flag !== null && flag !== undefined) stop();
-      }, reportOnce(operation));
+      return block
+        .pexpire(partsKey, LIVE_TTL_MS)
+        .pexpire(keys.turn, LIVE_TTL_MS)
+        .set(keys.live(turn.messageId), '1', 'PX', LEASE_MS)
+        .get(keys.stop(turn.messageId))
+        .exec()
+        .then((results) => {
+          const flag = results?.at(-1)?.[1];
+          if (flag !== null && flag !== undefined) stop();
+        }, reportOnce(operation));
     };
 
     const flush = () => {
-      const batch = pending;
-      pending = [];
-      if (batch.length === 0) return;
-      const pipeline = redis.pipeline();
-      for (const [id, json] of batch) pipeline.xadd(partsKey, `0-${id}`, 'p', json);
-      void send(pipeline, 'append');
+      flushTimer = undefined;
+      if (pending.length > 0) void send(batch(), 'append');
     };
 
     const heartbeat = setInterval(() => {
-      if (Date.now() - lastWriteAt >= HEARTBEAT_MS) void send(redis.pipeline(), 'heartbeat');
+      if (Date.now() - lastWriteAt >= HEARTBEAT_MS) void send(batch(), 'heartbeat');
     }, HEARTBEAT_MS);
     heartbeat.unref();
-
-    void send(redis.pipeline().set(keys.turn, recordText(turn), 'PX', LIVE_TTL_MS), 'open');
 
     return {
       append(id, json, transient) {
         if (ended || id <= lastId || !budget.admit(json.length, transient)) return;
         lastId = id;
-        // Parts written in the same event-loop turn go in one round trip.
-        if (pending.length === 0) setImmediate(flush);
         pending.push([id, json]);
+        // Parts written within BATCH_MS go in one round trip (a quick turn's parts all go with its end).
+        flushTimer ??= setTimeout(flush, BATCH_MS);
       },
       async end(kind) {
         if (ended) return;
         ended = true;
+        clearTimeout(flushTimer);
         clearInterval(heartbeat);
         local.delete(turn.messageId);
         stopListener = undefined;
-        flush();
-        await redis
-          .pipeline()
+        // The parts still waiting, the end marker, the keys kept ENDED_KEPT_MS: one round trip.
+        await batch()
           .xadd(partsKey, `0-${lastId + 1}`, 'e', budget.overflowed ? 'cut' : kind)
           .pexpire(partsKey, ENDED_KEPT_MS)
           .set(keys.turn, recordText(turn, kind), 'PX', ENDED_KEPT_MS)

@@ -54,7 +54,7 @@ async function sentDuring(run: (sent: readonly string[]) => Promise<void>): Prom
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
     if (source === 'lua') return;
     const name = String(args[0]).toLowerCase();
-    const named = name === 'evalsha' ? (SCRIPTS.get(String(args[1])) ?? 'evalsha') : name;
+    const named = name === 'evalsha' ? (SCRIPTS.get(String(args[1])) ?? 'evalsha') : String(args[1]).startsWith('chat-adapter:{stream:') ? `stream-log ${name}` : name;
     if (named !== 'renew') sent.push(named);
   });
   await sleep(50);
@@ -119,7 +119,7 @@ describe('Redis round trips per chat', () => {
     expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
   });
 
-  it('a streamed chat the same: its start before the stream, its end once the turn is complete, and the next chat sees its turn', async () => {
+  it('a streamed chat the same, plus its stream log in a block per batch: its start before the stream, its end once the turn is complete, and the next chat sees its turn', async () => {
     const session = chatRequest({ session_id: newSessionId() });
     const atEngine: string[][] = [];
     const sent = await sentDuring(async (soFar) => {
@@ -128,8 +128,16 @@ describe('Redis round trips per chat', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/event-stream');
     });
-    expect(atEngine).toEqual([['begin']]);
-    expect(sent).toEqual(['begin', 'end']);
+    // The chat's own: the same two scripts. Its stream log (kept for resumers, docs/api.md#resuming-a-streamed-reply):
+    // one MULTI/EXEC block per 50 ms in which parts were written, the last with the end.
+    const own = (commands: readonly string[]) => commands.filter((c) => !c.startsWith('stream-log') && c !== 'multi' && c !== 'exec');
+    expect(atEngine.map(own)).toEqual([['begin']]);
+    expect(own(sent)).toEqual(['begin', 'end']);
+    const logBlocks = sent.filter((c) => c === 'multi').length;
+    expect(logBlocks).toBeGreaterThanOrEqual(1);
+    expect(logBlocks).toBeLessThanOrEqual(3);
+    expect(sent.filter((c) => c.startsWith('stream-log xadd')).length).toBeGreaterThan(5);
+    expect(roundTrips(sent)).toBe(2 + logBlocks);
     expect((await chat({ ...session, message: 'Are pets allowed in the units?' })).statusCode).toBe(200);
     expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
   });

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStreamLog } from '../../src/streams/memory-stream-log.ts';
-import { createRedisStreamLog, LEASE_MS } from '../../src/streams/redis-stream-log.ts';
+import { BATCH_MS, createRedisStreamLog, LEASE_MS } from '../../src/streams/redis-stream-log.ts';
 import {
   RESUMERS_PER_TURN, TRANSIENT_KEPT_BELOW_BYTES, TURN_MAX_BYTES,
   type FollowItem, type Follower, type StreamLog, type TurnIdentity,
@@ -45,7 +45,7 @@ function contract(name: string, logs: () => { one: StreamLog; two: StreamLog }) 
       const c = conversation();
       const w = one.open(c, turn());
       for (let i = 1; i <= 3; i++) w.append(i, part(i), false);
-      await sleep(50);
+      await sleep(150);
       const found = await two.find(c);
       expect(found).toMatchObject({ messageId: `m-${n}:answer`, ended: undefined, scope: { orgId: '1234567890123456789' } });
       const follower = found!.follow(0)!;
@@ -76,8 +76,8 @@ function contract(name: string, logs: () => { one: StreamLog; two: StreamLog }) 
       expect(await two.find(conversation())).toBeUndefined();
       const c = conversation();
       await one.open(c, turn('first:answer')).end('finished');
-      one.open(c, turn('second:answer'));
-      await sleep(50);
+      one.open(c, turn('second:answer')).append(1, part(1), false);
+      await sleep(150);
       expect((await two.find(c))?.messageId).toBe('second:answer');
     });
 
@@ -85,7 +85,7 @@ function contract(name: string, logs: () => { one: StreamLog; two: StreamLog }) 
       const { one, two } = logs();
       const c = conversation();
       one.open(c, turn()).append(1, part(1), false);
-      await sleep(50);
+      await sleep(150);
       const found = (await two.find(c))!;
       const followers = Array.from({ length: RESUMERS_PER_TURN }, () => found.follow(0));
       expect(followers.every((f) => f !== undefined)).toBe(true);
@@ -138,7 +138,7 @@ function contract(name: string, logs: () => { one: StreamLog; two: StreamLog }) 
       let stops = 0;
       w.onStop(() => (stops += 1));
       w.append(1, part(1), false);
-      await sleep(50);
+      await sleep(150);
       const found = (await two.find(c))!;
       await two.requestStop(c, found);
       await two.requestStop(c, found);
@@ -223,28 +223,37 @@ describe('in Redis', () => {
     }
   });
 
-  it('costs the producer one round trip per event-loop turn of parts when nobody resumes', async () => {
+  it('costs the producer one round trip per BATCH_MS of parts, and a quick turn one in all, when nobody resumes', async () => {
     const client = await connect();
     let roundTrips = 0;
-    const pipeline = client.pipeline.bind(client);
-    client.pipeline = ((...args: Parameters<typeof pipeline>) => {
+    const multi = client.multi.bind(client);
+    client.multi = ((...args: Parameters<typeof multi>) => {
       roundTrips += 1;
-      return pipeline(...args);
-    }) as typeof client.pipeline;
+      return multi(...args);
+    }) as typeof client.multi;
     const producer = createRedisStreamLog(client);
+
+    // A turn that ends within BATCH_MS: its record, parts and end in one round trip.
+    const quick = conversation();
+    const q = producer.open(quick, turn());
+    for (let i = 1; i <= 20; i++) q.append(i, part(i), false);
+    expect(roundTrips).toBe(0);
+    await q.end('finished');
+    expect(roundTrips).toBe(1);
+    expect(ids(await drain((await two.find(quick))!.follow(0)!))).toHaveLength(20);
+
+    // Parts written in three windows further apart than BATCH_MS: three round trips, then the end.
+    roundTrips = 0;
     const c = conversation();
     const w = producer.open(c, turn());
-    expect(roundTrips).toBe(1);
-    // Three event-loop turns of ten parts each: three round trips, whatever the number of parts.
     let id = 0;
-    for (let tick = 0; tick < 3; tick++) {
+    for (let window = 0; window < 3; window++) {
       for (let i = 0; i < 10; i++) w.append(++id, part(id), false);
-      await new Promise((r) => setImmediate(r));
-      await sleep(5);
+      await sleep(BATCH_MS + 40);
     }
-    expect(roundTrips).toBe(4);
+    expect(roundTrips).toBe(3);
     await w.end('finished');
-    expect(roundTrips).toBe(5);
+    expect(roundTrips).toBe(4);
     expect(ids(await drain((await two.find(c))!.follow(0)!))).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
 
