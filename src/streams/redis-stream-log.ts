@@ -9,10 +9,10 @@
  * - `...:live:<messageId>`     the producer's lease (LEASE_MS): gone while the turn has no end = the producer died
  * - `...:stop:<messageId>`     set by a stop; the producer reads it with its next write or heartbeat
  *
- * The producer's cost with nobody resuming: one round trip (a MULTI/EXEC block) per BATCH_MS in
- * which parts were written, which also renews the lease and reads the stop flag, one for the end
- * (with the parts still waiting: a turn that ends within BATCH_MS costs that one only), and one
- * heartbeat per HEARTBEAT_MS of silence. Followers block on XREAD on a connection of
+ * The producer's cost with nobody resuming: one round trip (a MULTI/EXEC block) for the turn's
+ * record and its `start` part, then one per BATCH_MS in which parts were written (each also renews
+ * the lease and reads the stop flag), the last with the end (a turn that ends within BATCH_MS of its
+ * start costs two in all), and one heartbeat per HEARTBEAT_MS of silence. Followers block on XREAD on a connection of
  * their own (at most MAX_FOLLOW_CONNECTIONS per instance), so nobody polls while nobody resumes.
  */
 import type { Redis } from 'ioredis';
@@ -125,7 +125,8 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
     local.set(turn.messageId, stop);
 
     let opened = false;
-    let flushTimer: NodeJS.Timeout | undefined;
+    /** Set while parts wait: a pending flush (at once for the first, after BATCH_MS for later ones). */
+    let flushTimer: { cancel(): void } | undefined;
 
     /** A round trip's first commands: the turn's record (with the first one), then the parts waiting. */
     const batch = (): Block => {
@@ -168,13 +169,21 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
         if (ended || id <= lastId || !budget.admit(json.length, transient)) return;
         lastId = id;
         pending.push([id, json]);
-        // Parts written within BATCH_MS go in one round trip (a quick turn's parts all go with its end).
-        flushTimer ??= setTimeout(flush, BATCH_MS);
+        if (flushTimer !== undefined) return;
+        // The first part (`start`) goes at once, so that a resumer finds the turn from its start;
+        // later parts written within BATCH_MS go in one round trip (those of the last window with the end).
+        if (opened) {
+          const timer = setTimeout(flush, BATCH_MS);
+          flushTimer = { cancel: () => clearTimeout(timer) };
+        } else {
+          const immediate = setImmediate(flush);
+          flushTimer = { cancel: () => clearImmediate(immediate) };
+        }
       },
       async end(kind) {
         if (ended) return;
         ended = true;
-        clearTimeout(flushTimer);
+        flushTimer?.cancel();
         clearInterval(heartbeat);
         local.delete(turn.messageId);
         stopListener = undefined;

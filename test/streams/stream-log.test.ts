@@ -223,7 +223,7 @@ describe('in Redis', () => {
     }
   });
 
-  it('costs the producer one round trip per BATCH_MS of parts, and a quick turn one in all, when nobody resumes', async () => {
+  it('costs the producer one round trip for its start, one per BATCH_MS of parts after it, and a quick turn two in all, when nobody resumes', async () => {
     const client = await connect();
     let roundTrips = 0;
     const multi = client.multi.bind(client);
@@ -233,28 +233,32 @@ describe('in Redis', () => {
     }) as typeof client.multi;
     const producer = createRedisStreamLog(client);
 
-    // A turn that ends within BATCH_MS: its record, parts and end in one round trip.
+    // A turn that ends within BATCH_MS: its record and start at once, then the other parts with the end.
     const quick = conversation();
     const q = producer.open(quick, turn());
-    for (let i = 1; i <= 20; i++) q.append(i, part(i), false);
-    expect(roundTrips).toBe(0);
-    await q.end('finished');
+    q.append(1, part(1), false);
+    await new Promise((r) => setImmediate(r));
     expect(roundTrips).toBe(1);
+    for (let i = 2; i <= 20; i++) q.append(i, part(i), false);
+    await q.end('finished');
+    expect(roundTrips).toBe(2);
     expect(ids(await drain((await two.find(quick))!.follow(0)!))).toHaveLength(20);
 
-    // Parts written in three windows further apart than BATCH_MS: three round trips, then the end.
+    // The start, then parts written in three windows further apart than BATCH_MS: four round trips, then the end.
     roundTrips = 0;
     const c = conversation();
     const w = producer.open(c, turn());
-    let id = 0;
+    w.append(1, part(1), false);
+    let id = 1;
     for (let window = 0; window < 3; window++) {
-      for (let i = 0; i < 10; i++) w.append(++id, part(id), false);
       await sleep(BATCH_MS + 40);
+      for (let i = 0; i < 10; i++) w.append(++id, part(id), false);
     }
-    expect(roundTrips).toBe(3);
-    await w.end('finished');
+    await sleep(BATCH_MS + 40);
     expect(roundTrips).toBe(4);
-    expect(ids(await drain((await two.find(c))!.follow(0)!))).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    await w.end('finished');
+    expect(roundTrips).toBe(5);
+    expect(ids(await drain((await two.find(c))!.follow(0)!))).toEqual(Array.from({ length: 31 }, (_, i) => i + 1));
   });
 
   it('a producer that dies leaves its followers the parts so far and an interruption, never a hang', async () => {
