@@ -48,7 +48,8 @@ export class UiMessageStreamWriter {
   #write(json: string, transient = false): void {
     if (this.#ended) return;
     const id = ++this.#lastId;
-    this.#log?.append(id, json, transient);
+    // Progress parts are not part of the message (transient): a resumer does without them.
+    if (!transient) this.#log?.append(id, json, false);
     if (this.clientGone) return;
     this.#res.write(`id: ${id}\ndata: ${json}\n\n`);
   }

@@ -4,8 +4,9 @@
  * tag `{stream:<conversation id>}` (one slot on a cluster):
  *
  * - `...:turn`                 the conversation's current turn: JSON {messageId, orgId, propertyId, sessionId, ended?}
- * - `...:parts:<messageId>`    a Redis stream, one entry per part (entry id `0-<SSE id>`, field `p`),
- *                              closed by an entry with field `e` (the end, or `cut`)
+ * - `...:parts:<messageId>`    a Redis stream, one entry per batch of parts (entry id `0-<SSE id of its last
+ *                              part>`, a field per part: its SSE id, its JSON), closed by an entry with
+ *                              field `e` (the end, or `cut`)
  * - `...:live:<messageId>`     the producer's lease (LEASE_MS): gone while the turn has no end = the producer died
  * - `...:stop:<messageId>`     set by a stop; the producer reads it with its next write or heartbeat
  *
@@ -73,19 +74,25 @@ function parseRecord(text: string | null): TurnRecord | undefined {
 const recordText = (turn: TurnIdentity, ended?: StreamEnd) =>
   JSON.stringify({ messageId: turn.messageId, ...turn.scope, ...(ended !== undefined && { ended }) });
 
-/** `0-<n>` -> n. */
-const sseIdOf = (entryId: string) => Number(entryId.slice(entryId.indexOf('-') + 1));
-
 type Entry = [id: string, fields: string[]];
 /** One round trip: a MULTI/EXEC block (all keys of one turn share a slot). */
 type Block = ReturnType<Redis['multi']>;
 
-/** One XREAD/XRANGE entry as a follow item (the end marker included). */
-function itemOf([entryId, fields]: Entry): FollowItem | undefined {
-  const [field, value] = fields;
-  if (field === 'p' && value !== undefined) return { kind: 'part', id: sseIdOf(entryId), json: value };
-  if (field === 'e') return value !== undefined && END_KINDS.has(value) ? { kind: 'end', end: value as StreamEnd } : { kind: 'interrupted' };
-  return undefined;
+/**
+ * One XREAD/XRANGE entry as follow items: a batch of parts (fields: each part's SSE id, then its
+ * JSON; those at or before `afterId` left out), or the end marker (field `e`).
+ */
+function itemsOf([, fields]: Entry, afterId: number): FollowItem[] {
+  if (fields[0] === 'e') {
+    const value = fields[1];
+    return [value !== undefined && END_KINDS.has(value) ? { kind: 'end', end: value as StreamEnd } : { kind: 'interrupted' }];
+  }
+  const items: FollowItem[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const id = Number(fields[i]);
+    if (Number.isSafeInteger(id) && id > afterId) items.push({ kind: 'part', id, json: fields[i + 1]! });
+  }
+  return items;
 }
 
 export interface RedisStreamLogEvents {
@@ -135,7 +142,9 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
         opened = true;
         block.set(keys.turn, recordText(turn), 'PX', LIVE_TTL_MS);
       }
-      for (const [id, json] of pending) block.xadd(partsKey, `0-${id}`, 'p', json);
+      // One entry per batch, named by its last part's id; each part a field (its id) and value (its JSON).
+      const last = pending.at(-1);
+      if (last !== undefined) block.xadd(partsKey, `0-${last[0]}`, ...pending.flat().map(String));
       pending = [];
       return block;
     };
@@ -221,11 +230,11 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
         }
       }
       for (const entry of entries) {
-        const item = itemOf(entry);
         last = entry[0];
-        if (item === undefined) continue;
-        yield item;
-        if (item.kind !== 'part') return;
+        for (const item of itemsOf(entry, afterId)) {
+          yield item;
+          if (item.kind !== 'part') return;
+        }
       }
     }
   }
