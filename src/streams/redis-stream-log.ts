@@ -10,13 +10,14 @@
  * - `...:live:<messageId>`     the producer's lease (LEASE_MS): gone while the turn has no end = the producer died
  * - `...:stop:<messageId>`     set by a stop; the producer reads it with its next write or heartbeat
  *
- * The producer's cost with nobody resuming: one round trip (a MULTI/EXEC block) for the turn's
+ * The producer's cost with nobody resuming: one round trip (one call of STREAM_WRITE) for the turn's
  * record and its `start` part, then one per BATCH_MS in which parts were written (each also renews
  * the lease and reads the stop flag), the last with the end (a turn that ends within BATCH_MS of its
  * start costs two in all), and one heartbeat per HEARTBEAT_MS of silence. Followers block on XREAD on a connection of
  * their own (at most MAX_FOLLOW_CONNECTIONS per instance), so nobody polls while nobody resumes.
  */
 import type { Redis } from 'ioredis';
+import { redisScript } from '../shared-state/redis-script.ts';
 import {
   ENDED_KEPT_MS, RESUMERS_PER_TURN, TurnBudget,
   type FollowItem, type Follower, type FoundTurn, type StreamEnd, type StreamLog, type StreamLogWriter, type TurnIdentity, type TurnScope,
@@ -27,6 +28,7 @@ export const LEASE_MS = 5_000;
 const HEARTBEAT_MS = 1_500;
 /** Parts are sent at most this long after they were written (a resumer is that much behind the writer). */
 export const BATCH_MS = 50;
+const MAX_BATCH_PARTS = 500;
 /** While a turn is written, its keys live this long past the last write or heartbeat. */
 const LIVE_TTL_MS = ENDED_KEPT_MS;
 /** One XREAD BLOCK waits at most this long before the follower checks the producer's lease. */
@@ -75,8 +77,27 @@ const recordText = (turn: TurnIdentity, ended?: StreamEnd) =>
   JSON.stringify({ messageId: turn.messageId, ...turn.scope, ...(ended !== undefined && { ended }) });
 
 type Entry = [id: string, fields: string[]];
-/** One round trip: a MULTI/EXEC block (all keys of one turn share a slot). */
-type Block = ReturnType<Redis['multi']>;
+/**
+ * A turn's writes, one call per round trip (all its keys share a slot).
+ * KEYS: turn record, parts, live (lease), stop.
+ * ARGV: record to set ('' = none), batch entry id ('' = none), end kind ('' = not the end), end entry
+ * id, record once ended, live TTL ms, lease ms, ended TTL ms, then the batch's fields and values.
+ * Returns the stop flag (nil when none, or at the end).
+ */
+export const STREAM_WRITE = `
+if ARGV[1] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[6]) end
+if ARGV[2] ~= '' then redis.call('XADD', KEYS[2], ARGV[2], unpack(ARGV, 9)) end
+if ARGV[3] ~= '' then
+  redis.call('XADD', KEYS[2], ARGV[4], 'e', ARGV[3])
+  redis.call('PEXPIRE', KEYS[2], ARGV[8])
+  redis.call('SET', KEYS[1], ARGV[5], 'PX', ARGV[8])
+  redis.call('DEL', KEYS[3], KEYS[4])
+  return false
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('SET', KEYS[3], '1', 'PX', ARGV[7])
+return redis.call('GET', KEYS[4])`;
 
 /**
  * One XREAD/XRANGE entry as follow items: a batch of parts (fields: each part's SSE id, then its
@@ -106,6 +127,7 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
   const local = new Map<string, () => void>();
   const followers = new Map<string, number>();
   let connections = 0;
+  const write = redisScript(redis, 'chatAdapterStreamWrite', 4, STREAM_WRITE);
 
   function writer(conversationId: string, turn: TurnIdentity): StreamLogWriter {
     const keys = streamKeys(conversationId);
@@ -135,41 +157,39 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
     /** Set while parts wait: a pending flush (at once for the first, after BATCH_MS for later ones). */
     let flushTimer: { cancel(): void } | undefined;
 
-    /** A round trip's first commands: the turn's record (with the first one), then the parts waiting. */
-    const batch = (): Block => {
-      const block = redis.multi();
-      if (!opened) {
-        opened = true;
-        block.set(keys.turn, recordText(turn), 'PX', LIVE_TTL_MS);
-      }
-      // One entry per batch, named by its last part's id; each part a field (its id) and value (its JSON).
-      const last = pending.at(-1);
-      if (last !== undefined) block.xadd(partsKey, `0-${last[0]}`, ...pending.flat().map(String));
-      pending = [];
-      return block;
-    };
-    /** Renews the keys and the lease and reads the stop flag (last), in the same round trip. */
-    const send = (block: Block, operation: string) => {
+    /**
+     * One round trip (STREAM_WRITE): the turn's record with the first, the parts waiting as one
+     * entry, then either the lease renewed and the stop flag read, or (`end`) the end marker.
+     */
+    const send = (operation: string, end?: StreamEnd) => {
       lastWriteAt = Date.now();
-      return block
-        .pexpire(partsKey, LIVE_TTL_MS)
-        .pexpire(keys.turn, LIVE_TTL_MS)
-        .set(keys.live(turn.messageId), '1', 'PX', LEASE_MS)
-        .get(keys.stop(turn.messageId))
-        .exec()
-        .then((results) => {
-          const flag = results?.at(-1)?.[1];
-          if (flag !== null && flag !== undefined) stop();
-        }, reportOnce(operation));
+      const last = pending.at(-1);
+      const args: string[] = [
+        opened ? '' : recordText(turn),
+        last === undefined ? '' : `0-${last[0]}`,
+        end === undefined ? '' : budget.overflowed ? 'cut' : end,
+        `0-${lastId + 1}`,
+        end === undefined ? '' : recordText(turn, end),
+        String(LIVE_TTL_MS),
+        String(LEASE_MS),
+        String(ENDED_KEPT_MS),
+      ];
+      // One entry per batch, named by its last part's id; each part a field (its id) and value (its JSON).
+      for (const [id, json] of pending) args.push(String(id), json);
+      opened = true;
+      pending = [];
+      return write([keys.turn, partsKey, keys.live(turn.messageId), keys.stop(turn.messageId)], args).then((flag) => {
+        if (typeof flag === 'string') stop();
+      }, reportOnce(operation));
     };
 
     const flush = () => {
       flushTimer = undefined;
-      if (pending.length > 0) void send(batch(), 'append');
+      if (pending.length > 0) void send('append');
     };
 
     const heartbeat = setInterval(() => {
-      if (Date.now() - lastWriteAt >= HEARTBEAT_MS) void send(batch(), 'heartbeat');
+      if (Date.now() - lastWriteAt >= HEARTBEAT_MS) void send('heartbeat');
     }, HEARTBEAT_MS);
     heartbeat.unref();
 
@@ -178,6 +198,12 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
         if (ended || id <= lastId || !budget.admit(json.length, transient)) return;
         lastId = id;
         pending.push([id, json]);
+        // A batch stays within what one script call unpacks comfortably.
+        if (pending.length >= MAX_BATCH_PARTS) {
+          flushTimer?.cancel();
+          flush();
+          return;
+        }
         if (flushTimer !== undefined) return;
         // The first part (`start`) goes at once, so that a resumer finds the turn from its start;
         // later parts written within BATCH_MS go in one round trip (those of the last window with the end).
@@ -197,13 +223,7 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
         local.delete(turn.messageId);
         stopListener = undefined;
         // The parts still waiting, the end marker, the keys kept ENDED_KEPT_MS: one round trip.
-        await batch()
-          .xadd(partsKey, `0-${lastId + 1}`, 'e', budget.overflowed ? 'cut' : kind)
-          .pexpire(partsKey, ENDED_KEPT_MS)
-          .set(keys.turn, recordText(turn, kind), 'PX', ENDED_KEPT_MS)
-          .del(keys.live(turn.messageId), keys.stop(turn.messageId))
-          .exec()
-          .catch(reportOnce('end'));
+        await send('end', kind);
       },
       onStop(listener) {
         stopListener = listener;
