@@ -18,9 +18,10 @@
  */
 import type { Redis } from 'ioredis';
 import { redisScript } from '../shared-state/redis-script.ts';
+import { redisFollowers } from './redis-stream-follow.ts';
+import { END_KINDS, streamKeys } from './redis-stream-keys.ts';
 import {
-  ENDED_KEPT_MS, RESUMERS_PER_TURN, TurnBudget,
-  type FollowItem, type Follower, type FoundTurn, type StreamEnd, type StreamLog, type StreamLogWriter, type TurnIdentity, type TurnScope,
+  ENDED_KEPT_MS, TurnBudget, type FoundTurn, type StreamEnd, type StreamLog, type StreamLogWriter, type TurnIdentity, type TurnScope,
 } from './stream-log.ts';
 
 /** A producer silent (no write, no heartbeat) this long is taken for dead. */
@@ -31,25 +32,8 @@ export const BATCH_MS = 50;
 const MAX_BATCH_PARTS = 500;
 /** While a turn is written, its keys live this long past the last write or heartbeat. */
 const LIVE_TTL_MS = ENDED_KEPT_MS;
-/** One XREAD BLOCK waits at most this long before the follower checks the producer's lease. */
-const BLOCK_MS = 1_000;
-const READ_COUNT = 256;
-/** Followers (each with its own blocking connection) per instance, over all turns. */
-export const MAX_FOLLOW_CONNECTIONS = 64;
 /** The current-turn record is small; anything larger is not ours. */
 const TURN_RECORD_MAX_CHARS = 4096;
-
-const END_KINDS: ReadonlySet<string> = new Set(['finished', 'failed', 'aborted']);
-
-export function streamKeys(conversationId: string) {
-  const tag = `chat-adapter:{stream:${conversationId}}`;
-  return {
-    turn: `${tag}:turn`,
-    parts: (messageId: string) => `${tag}:parts:${messageId}`,
-    live: (messageId: string) => `${tag}:live:${messageId}`,
-    stop: (messageId: string) => `${tag}:stop:${messageId}`,
-  };
-}
 
 interface TurnRecord extends TurnIdentity {
   readonly ended: StreamEnd | undefined;
@@ -76,7 +60,6 @@ function parseRecord(text: string | null): TurnRecord | undefined {
 const recordText = (turn: TurnIdentity, ended?: StreamEnd) =>
   JSON.stringify({ messageId: turn.messageId, ...turn.scope, ...(ended !== undefined && { ended }) });
 
-type Entry = [id: string, fields: string[]];
 /**
  * A turn's writes, one call per round trip (all its keys share a slot).
  * KEYS: turn record, parts, live (lease), stop.
@@ -99,23 +82,6 @@ redis.call('PEXPIRE', KEYS[1], ARGV[6])
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[7])
 return redis.call('GET', KEYS[4])`;
 
-/**
- * One XREAD/XRANGE entry as follow items: a batch of parts (fields: each part's SSE id, then its
- * JSON; those at or before `afterId` left out), or the end marker (field `e`).
- */
-function itemsOf([, fields]: Entry, afterId: number): FollowItem[] {
-  if (fields[0] === 'e') {
-    const value = fields[1];
-    return [value !== undefined && END_KINDS.has(value) ? { kind: 'end', end: value as StreamEnd } : { kind: 'interrupted' }];
-  }
-  const items: FollowItem[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const id = Number(fields[i]);
-    if (Number.isSafeInteger(id) && id > afterId) items.push({ kind: 'part', id, json: fields[i + 1]! });
-  }
-  return items;
-}
-
 export interface RedisStreamLogEvents {
   /** A write of the log failed (Redis down): resumers of that turn get an interruption. */
   readonly error?: (operation: string, err: Error) => void;
@@ -125,8 +91,7 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
   const report = (operation: string) => (err: unknown) => events.error?.(operation, err instanceof Error ? err : new Error(String(err)));
   /** Turns produced here, by message id: a stop asked on this instance needs no round trip. */
   const local = new Map<string, () => void>();
-  const followers = new Map<string, number>();
-  let connections = 0;
+  const follow = redisFollowers(redis, report);
   const write = redisScript(redis, 'chatAdapterStreamWrite', 4, STREAM_WRITE);
 
   function writer(conversationId: string, turn: TurnIdentity): StreamLogWriter {
@@ -232,67 +197,6 @@ export function createRedisStreamLog(redis: Redis, events: RedisStreamLogEvents 
     };
   }
 
-  /** The entries after `last`, blocking up to BLOCK_MS; null when none came. */
-  async function* read(conn: Redis, conversationId: string, messageId: string, afterId: number): AsyncGenerator<FollowItem> {
-    const keys = streamKeys(conversationId);
-    const partsKey = keys.parts(messageId);
-    let last = `0-${afterId}`;
-    for (;;) {
-      const answer = (await conn.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', partsKey, last)) as Array<[string, Entry[]]> | null;
-      let entries = answer?.[0]?.[1] ?? [];
-      if (entries.length === 0) {
-        if ((await conn.exists(keys.live(messageId))) === 1) continue;
-        // No lease: what was written before the producer died, then the interruption.
-        entries = (await conn.xrange(partsKey, `(${last}`, '+', 'COUNT', READ_COUNT)) as Entry[];
-        if (entries.length === 0) {
-          yield { kind: 'interrupted' };
-          return;
-        }
-      }
-      for (const entry of entries) {
-        last = entry[0];
-        for (const item of itemsOf(entry, afterId)) {
-          yield item;
-          if (item.kind !== 'part') return;
-        }
-      }
-    }
-  }
-
-  function follow(conversationId: string, messageId: string, afterId: number): Follower | undefined {
-    const count = followers.get(messageId) ?? 0;
-    if (count >= RESUMERS_PER_TURN || connections >= MAX_FOLLOW_CONNECTIONS) return undefined;
-    followers.set(messageId, count + 1);
-    connections++;
-    // Its own connection: a blocking read holds it, and its timeout must outlast the block.
-    const conn = redis.duplicate({ commandTimeout: BLOCK_MS + 2_000, enableOfflineQueue: true, lazyConnect: false });
-    conn.on('error', () => {});
-    let closed = false;
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      connections--;
-      const left = (followers.get(messageId) ?? 1) - 1;
-      if (left === 0) followers.delete(messageId);
-      else followers.set(messageId, left);
-      conn.disconnect();
-    };
-    async function* items(): AsyncGenerator<FollowItem> {
-      try {
-        yield* read(conn, conversationId, messageId, afterId);
-      } catch (err) {
-        // The connection failed or was closed: a reader still there learns nothing more will come.
-        if (!closed) {
-          report('follow')(err);
-          yield { kind: 'interrupted' };
-        }
-      } finally {
-        close();
-      }
-    }
-    const iterator = items();
-    return { close, [Symbol.asyncIterator]: () => iterator };
-  }
 
   return {
     open: writer,
