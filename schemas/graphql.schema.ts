@@ -27,6 +27,9 @@ export const CreateServiceMessageInputSchema = Type.Object(
     retrievalType: Type.Optional(Type.String()),
     language: Type.Optional(Type.String()),
     entryId: Type.Optional(Type.String()),
+    stopped: Type.Optional(Type.Boolean({
+      description: 'Sent (true) only for the answer of a reply the visitor stopped: `content` is the text delivered before the stop',
+    })),
   },
   { title: 'CreateServiceMessageInput' },
 );

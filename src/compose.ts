@@ -33,6 +33,7 @@ import { createReplicaAcks, type ReplicaAcks } from './shared-state/replica-ack.
 import { createReplicationEvents } from './telemetry/replication-metrics.ts';
 import { createRequestMetrics } from './telemetry/request-metrics.ts';
 import { createSessionTurns } from './turns/create-session-turns.ts';
+import { createStreamLog } from './streams/create-stream-log.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
 import { createOutboxMetrics } from './telemetry/outbox-metrics.ts';
@@ -232,7 +233,15 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     },
   });
   return {
-    guards: { idempotency, turns, metrics: requestMetrics },
+    guards: {
+      idempotency,
+      turns,
+      metrics: requestMetrics,
+      // Streamed replies' parts, for resume and stop from any instance (docs/api.md#resuming-a-streamed-reply).
+      streams: createStreamLog(redis, {
+        error: (operation, err) => logger.warn({ operation, reason: err.message }, 'stream log unavailable; resumers of this reply are told it was interrupted'),
+      }),
+    },
     redis,
     readinessChecks:
       redis === undefined || sharedState === undefined

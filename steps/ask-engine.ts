@@ -53,5 +53,5 @@ function releaseWhileWritten(ctx: Readonly<ChatContext>): EngineTextListener | u
 /** Rule 4: the engine is asked for intent and reply (unless an earlier step already has the reply). */
 export async function askEngine(ctx: Readonly<ChatContext>, deps: Deps): Promise<ContextPatch> {
   if (ctx.engineReply !== undefined) return {};
-  return { engineReply: await deps.engine.query(engineRequestFor(ctx), ctx.deadlineAt, releaseWhileWritten(ctx)), replySource: 'engine' };
+  return { engineReply: await deps.engine.query(engineRequestFor(ctx), ctx.deadlineAt, releaseWhileWritten(ctx), ctx.stopSignal), replySource: 'engine' };
 }

@@ -90,6 +90,13 @@ export const VARIANTS: readonly Variant[] = [
     headers: { accept: 'text/event-stream' },
   },
   {
+    name: 'redis-stream',
+    description: 'REDIS_URL and Accept: text/event-stream: every streamed reply kept in a Redis stream for resumers (nobody resumes)',
+    needsRedis: true,
+    env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '' }),
+    headers: { accept: 'text/event-stream' },
+  },
+  {
     name: 'auth',
     description: 'CALLER_API_KEYS with a bearer key, and a new Idempotency-Key per request',
     env: () => ({ CALLER_API_KEYS: `bench:${CALLER_KEY}` }),

@@ -40,6 +40,8 @@ export interface CallTimer {
   readonly signal: EventEmitter;
   /** Called when the call settles, so no timer outlives its call. */
   clear(): void;
+  /** Fires the signal now with `reason` (a stopped reply), as a timeout would. */
+  abort(reason: unknown): void;
 }
 
 /** The one-shot `abort` of one call: undici adds one listener per request, and removes it when the call settles. */
@@ -78,8 +80,13 @@ class DeadlineSignal implements UndiciSignal, CallTimer {
     this.#listeners.length = 0;
   }
 
-  #fire(): void {
-    this.reason = new DOMException('The operation timed out.', 'TimeoutError');
+  abort(reason: unknown): void {
+    if (this.reason === undefined) this.#fire(reason);
+  }
+
+  #fire(reason: unknown = new DOMException('The operation timed out.', 'TimeoutError')): void {
+    clearTimeout(this.#timer);
+    this.reason = reason;
     const listeners = this.#listeners;
     this.#listeners = [];
     for (const listener of listeners) listener();

@@ -16,8 +16,8 @@ const engineReply = TypeCompiler.Compile(EngineReplySchema);
  */
 export function createEngineClient(target: HttpParty): EngineClient {
   return {
-    query(request: EngineRequest, deadlineAt?: number, onText?): Promise<EngineReply> {
-      if (onText !== undefined) return streamEngineQuery(target, engineReply, request, deadlineAt, onText);
+    query(request: EngineRequest, deadlineAt?: number, onText?, stop?): Promise<EngineReply> {
+      if (onText !== undefined) return streamEngineQuery(target, engineReply, request, deadlineAt, onText, stop);
       const call = {
         method: 'POST' as const,
         path: '/query',
@@ -27,6 +27,7 @@ export function createEngineClient(target: HttpParty): EngineClient {
         maxBytes: ENGINE_ANSWER_MAX_BYTES,
         spanName: GEN_AI_SPAN_NAME,
         attributes: genAiAttributes(request.conversation_id),
+        stop,
       };
       return timedToAnswer(target, callJson(target, call));
     },

@@ -60,6 +60,7 @@ export async function streamEngineQuery(
   request: EngineRequest,
   deadlineAt: number | undefined,
   onText: EngineTextListener,
+  stop?: AbortSignal,
 ): Promise<EngineReply> {
   const startedAt = performance.now();
   let firstEventAt: number | undefined;
@@ -72,6 +73,7 @@ export async function streamEngineQuery(
       headers: { accept: STREAM_ACCEPT, 'content-type': 'application/json' },
       deadlineAt,
       isOk,
+      stop,
       spanName: GEN_AI_SPAN_NAME,
       attributes: { ...genAiAttributes(request.conversation_id), [ATTR_GEN_AI_REQUEST_STREAM]: true },
       async read(res, span) {

@@ -38,6 +38,8 @@ export interface JsonCall<S extends TSchema> {
   /** The CLIENT span's name and extra attributes, when the call is more than HTTP (a GenAI call). */
   readonly spanName?: string;
   readonly attributes?: Attributes;
+  /** Aborts the call when fired (a stopped reply). */
+  readonly stop?: AbortSignal | undefined;
 }
 
 const OK_200: readonly number[] = [200];
@@ -54,6 +56,8 @@ interface CallShape {
   readonly attributes?: Attributes;
   /** The CLIENT span's name when not `{method} {url.template}` (the engine's GenAI span: `chat`). */
   readonly spanName?: string;
+  /** Aborts the call when fired (a stopped reply, docs/api.md#stopping-a-streamed-reply). */
+  readonly stop?: AbortSignal | undefined;
 }
 
 /** A call that reads its answer as it arrives (a streamed engine answer). */
@@ -77,6 +81,17 @@ function serialize(party: DownstreamParty, body: unknown): string | null {
   } catch (err) {
     throw new OutboundRequestError(party, err);
   }
+}
+
+/** Fires the call's timer signal when `stop` fires (at once if it already has); returns the listener's removal. */
+function stopWith(stop: AbortSignal, timer: CallTimer): () => void {
+  const abort = () => timer.abort(new DOMException('The reply was stopped.', 'AbortError'));
+  if (stop.aborted) {
+    abort();
+    return () => {};
+  }
+  stop.addEventListener('abort', abort, { once: true });
+  return () => stop.removeEventListener('abort', abort);
 }
 
 /** One attempt's request, as undici takes it; `signal` is the call's timer. */
@@ -112,6 +127,7 @@ async function timedCall<T>(target: HttpParty, call: CallShape, send: (attempt: 
   return clientSpan(target.telemetry, spanCall, async (span) => {
     const done = attemptTimer(target.telemetry, target.party);
     const timer = startCallTimer(limit);
+    const stopped = call.stop === undefined ? undefined : stopWith(call.stop, timer);
     let status: number | undefined;
     try {
       const answer = await send(
@@ -134,12 +150,14 @@ async function timedCall<T>(target: HttpParty, call: CallShape, send: (attempt: 
     } catch (thrown) {
       // An answer over its bounds (size or depth), however it was read, is the party's bad answer.
       const err = thrown instanceof AnswerBoundError ? new DownstreamError(target.party, thrown.reason, status === undefined ? {} : { status }) : thrown;
-      const failure = failureReason(err, status, call.isOk);
+      // A stopped reply's call is not the party's failure (nor a timeout): its own reason.
+      const failure = call.stop?.aborted === true ? 'stopped' : failureReason(err, status, call.isOk);
       setErrorType(span, failure);
       done(failure);
       throw callError(target.party, err, limit);
     } finally {
       timer.clear();
+      stopped?.();
     }
   });
 }
@@ -177,6 +195,7 @@ export async function callJson<S extends TSchema>(target: HttpParty, call: JsonC
     body: call.body,
     headers,
     deadlineAt: call.deadlineAt,
+    stop: call.stop,
     isOk: (status) => okStatuses.includes(status),
     maxBytes: call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     ...(call.spanName !== undefined && { spanName: call.spanName }),

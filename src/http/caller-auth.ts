@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import { ATTR_CALLER } from '../telemetry/attributes.ts';
 import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-key.ts';
-import { chatRouteMatcher } from './chat-route.ts';
+import { chatRouteMatcher, turnRouteMatcher } from './chat-route.ts';
 import type { PublishableKeyEntry } from '../config/config.schema.ts';
 import { isPublishableToken, publishableKeyCheck } from './publishable-keys.ts';
 
@@ -51,6 +51,8 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
   if (options.keys === undefined && options.publishableKeys === undefined) return;
   const isChat = chatRouteMatcher(options.routePrefix);
   const publishable = publishableKeyCheck(options.publishableKeys ?? []);
+  // A resume or a stop needs the key too; its organisation is checked once the turn is found (resume-routes.ts).
+  const isTurnRoute = turnRouteMatcher(options.routePrefix);
   // Digested once; the keys themselves are not kept by the plugin.
   const digests = (options.keys ?? []).map((entry) => digestKey(entry.key));
   const callers: readonly Caller[] = (options.keys ?? []).map((entry) => ({
@@ -61,7 +63,7 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
   // Callback style like the app's other request hooks (no promise per hook and request); a
   // refused request is answered here and stops the chain (done is not called).
   app.addHook('onRequest', (request, reply, done) => {
-    if (!isChat(request)) {
+    if (!isChat(request) && !isTurnRoute(request)) {
       done();
       return;
     }
@@ -84,7 +86,8 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
     const orgIds = request.caller?.orgIds;
     const propertyIds = request.caller?.propertyIds;
     const body = request.body as { orgId: string; propertyId: string };
-    if ((orgIds === undefined || orgIds.has(body.orgId)) && (propertyIds === undefined || propertyIds.has(body.propertyId))) {
+    // A resume or a stop is checked against the turn's organisation and property once it is found (resume-routes.ts).
+    if (!isChat(request) || ((orgIds === undefined || orgIds.has(body.orgId)) && (propertyIds === undefined || propertyIds.has(body.propertyId)))) {
       done();
       return;
     }

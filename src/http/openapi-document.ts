@@ -113,8 +113,55 @@ function chatRoute(schema: RouteSchema): RouteSchema {
   };
 }
 
+/** A response's description, kept with its schema. */
+function described(response: RouteSchema['response'], texts: Record<string, string>): Record<string, Record<string, unknown>> {
+  const copy: Record<string, Record<string, unknown>> = { ...response };
+  for (const [status, description] of Object.entries(texts)) copy[status] = { ...(copy[status] ?? {}), description };
+  return copy;
+}
+
+/** docs/api.md#resuming-a-streamed-reply */
+function resumeRoute(schema: RouteSchema): RouteSchema {
+  return {
+    ...schema,
+    summary: 'Resume the streamed reply of a conversation',
+    description:
+      'The conversation\'s streamed reply in flight (or ended within the last 60 s), as the UI message stream of `POST /chat_adapter`: from its `start` part (the same `messageId`), every part so far, the live parts, `finish`, `[DONE]`; after the part named by `Last-Event-ID` when sent. What `useChat({ resume: true })` calls. Authorised as the chat.',
+    tags: ['chat'],
+    security: [{ bearerAuth: [] }, {}],
+    produces: ['text/event-stream'],
+    response: described(
+      { ...schema.response, 200: { type: 'string', description: '' } },
+      {
+        200: 'The UI message stream (text/event-stream); an `error` part when the instance writing the reply died',
+        204: 'Nothing of this conversation is streaming, and nothing ended in the last 60 s',
+        429: 'The reply already has as many resumers as it may have (with `Retry-After`)',
+        503: 'The stream log (Redis) cannot be read now (with `Retry-After`)',
+      },
+    ),
+  };
+}
+
+/** docs/api.md#stopping-a-streamed-reply */
+function stopRoute(schema: RouteSchema): RouteSchema {
+  return {
+    ...schema,
+    summary: 'Stop the streamed reply of a conversation',
+    description:
+      'Aborts the engine call, ends the stream with an `abort` part, stores the text delivered so far as the answer (marked stopped), starts no handoff and lets the session\'s next message go. `message_id`: the `messageId` of the `start` part the caller saw, so that a stop never hits a newer reply. Authorised as the chat.',
+    tags: ['chat'],
+    security: [{ bearerAuth: [] }, {}],
+    response: described(schema.response, {
+      200: '`stopped`: true when the reply was stopped; false when there was nothing to stop (nothing in flight, already ended, another reply)',
+      503: 'The stream log (Redis) cannot be read now (with `Retry-After`)',
+    }),
+  };
+}
+
 const ROUTE_TEXTS: Readonly<Record<string, (schema: RouteSchema) => RouteSchema>> = {
   'POST /chat_adapter': chatRoute,
+  'GET /chat_adapter/:conversation_id/stream': resumeRoute,
+  'POST /chat_adapter/:conversation_id/stop': stopRoute,
   'GET /heartbeat': (schema) => ({
     ...schema,
     summary: 'Liveness: the process answers',

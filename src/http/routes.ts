@@ -27,6 +27,8 @@ import { spanScoped } from './span-scoped-hooks.ts';
 import { wantsEventStream } from './stream-accept.ts';
 import { streamedChat } from './stream-chat.ts';
 import { replayAsStream } from './stream-replay.ts';
+import { registerResumeRoutes } from './resume-routes.ts';
+import type { StreamLog } from '../streams/stream-log.ts';
 
 /** Runs `run` with the request's server span active, so step and client spans become its children. */
 export type InRequestContext = <T>(request: FastifyRequest, run: () => Promise<T>) => Promise<T>;
@@ -61,6 +63,8 @@ export interface ChatGuards {
   readonly idempotency: IdempotencyStore;
   readonly turns: SessionTurns;
   readonly metrics: RequestMetrics;
+  /** Streamed replies' parts for resume and stop (docs/api.md#resuming-a-streamed-reply); none = neither is served. */
+  readonly streams?: StreamLog | undefined;
 }
 
 /** `GET /heartbeat`, `POST /chat_adapter` (docs/api.md) and `GET /metrics`. */
@@ -103,6 +107,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     run: (request, ctx, observer) => inRequestContext(request, () => chatPipeline.run(ctx, depsOf(request), request.timings, observer)),
     stepObserver: (request, ctx) => stepSpans(tracer, request.span, ctx, spanOptions),
     answerOf,
+    streams: guards.streams,
   });
 
   return async (app) => {
@@ -135,6 +140,8 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       schema: { hide: true, response: { 405: DetailTextSchema } },
       handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ detail: 'Method Not Allowed: /chat_adapter takes POST' }),
     });
+
+    if (guards.streams !== undefined) registerResumeRoutes(app, guards.streams);
 
     typed.post('/chat_adapter', { schema: { body: ChatRequestSchema, response: chatResponses }, ...chatHooks }, async (request, reply) => {
       if (wantsEventStream(request)) return streamChat(request, reply);

@@ -23,11 +23,15 @@ import { errorReply } from './error-replies.ts';
 import { takeTurn } from './chat-admission.ts';
 import { markClientGone, markFailed, markStreamed } from './request-outcome.ts';
 import { UiMessageStreamWriter } from './stream-writer.ts';
+import type { StreamLog } from '../streams/stream-log.ts';
+import { storeStoppedTurn } from '../streams/stopped-turn.ts';
 
 /** The step after which the request is known to be valid: the stream opens there. */
 const VALIDATED = 'validateRequest';
 /** The step after which the reply text is final (formatted, translated when it must be). */
 const TEXT_FINAL = 'translateReply';
+/** A stop is taken until this step ends (docs/api.md#stopping-a-streamed-reply): after it the reply is whole. */
+const STOPPABLE_UNTIL = 'askEngine';
 
 export interface StreamedChatSettings {
   readonly deps: Deps;
@@ -39,6 +43,8 @@ export interface StreamedChatSettings {
   readonly stepObserver: (request: FastifyRequest, ctx: ChatContext) => StepObserver | undefined;
   /** The JSON answer of a finished pipeline (latency taken now), as a JSON caller gets it. */
   readonly answerOf: (request: FastifyRequest, ctx: ChatContext) => ChatResponse;
+  /** Keeps the parts for resumers and carries stops (docs/api.md#resuming-a-streamed-reply); none = neither. */
+  readonly streams?: StreamLog | undefined;
 }
 
 /** The `detail` a JSON caller would get, as the error part's text. */
@@ -76,7 +82,11 @@ export function streamedChat(settings: StreamedChatSettings) {
 
   return async function streamChat(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     let stream: UiMessageStreamWriter | undefined;
+    // Stop (resume-routes.ts -> the stream log -> here): aborts the engine call while it runs.
+    const stop = new AbortController();
+    let stoppable = true;
     const ctx = newChatContext({
+      stopSignal: stop.signal,
       request: request.body as ChatContext['request'],
       traceId: request.traceId,
       idempotencyKey: request.chatTurn?.idempotencyKey,
@@ -88,8 +98,14 @@ export function streamedChat(settings: StreamedChatSettings) {
       // From here on the route writes the answer itself: Fastify's onSend hooks never run for it.
       void reply.hijack();
       markStreamed(request);
-      const opened = new UiMessageStreamWriter(reply.raw, reply.getHeaders());
-      opened.start(`${ctx.requestId ?? ''}:answer`);
+      const messageId = `${ctx.requestId ?? ''}:answer`;
+      const body = request.body as ChatContext['request'];
+      const log = settings.streams?.open(body.conversation_id, { messageId, scope: { orgId: body.orgId, propertyId: body.propertyId, sessionId: body.session_id } });
+      log?.onStop(() => {
+        if (stoppable) stop.abort();
+      });
+      const opened = new UiMessageStreamWriter(reply.raw, reply.getHeaders(), log);
+      opened.start(messageId);
       for (const t of request.timings) opened.step(t.name, roundMs(t.ms));
       return opened;
     };
@@ -97,6 +113,7 @@ export function streamedChat(settings: StreamedChatSettings) {
       enter: (name, startedAt) => spans?.enter(name, startedAt),
       leave(timing: StepTiming, startedAt, endedAt, scope, result) {
         spans?.leave(timing, startedAt, endedAt, scope, result);
+        if (timing.name === STOPPABLE_UNTIL) stoppable = false;
         if (!timing.ok) return;
         if (stream === undefined) {
           if (timing.name === VALIDATED) stream = open();
@@ -114,7 +131,8 @@ export function streamedChat(settings: StreamedChatSettings) {
     } catch (err) {
       // Before the stream opened, the ordinary JSON error answers it (the hooks settle the turn).
       if (stream === undefined) throw err;
-      await fail(request, reply, stream, err);
+      if (stop.signal.aborted) await stopped(request, reply, stream, ctx);
+      else await fail(request, reply, stream, err);
       return;
     }
     if (stream === undefined) throw new Error('the pipeline finished without validating the request');
@@ -136,6 +154,26 @@ export function streamedChat(settings: StreamedChatSettings) {
     stream.finish();
     settle(request, reply, stream, 'completed');
   };
+
+  /**
+   * A stopped reply (docs/api.md#stopping-a-streamed-reply): kept as the visitor saw it, the key's
+   * claim released (nothing kept to replay), the session's next message let go, then the `abort` part.
+   */
+  async function stopped(request: FastifyRequest, reply: FastifyReply, stream: UiMessageStreamWriter, ctx: ChatContext): Promise<void> {
+    try {
+      await storeStoppedTurn(ctx, settings.deps, stream.releasedText);
+    } catch (err) {
+      request.log.warn(describeError(err), 'stopped reply not stored');
+    }
+    try {
+      // Nothing is kept to replay, and the session's next message goes at once.
+      await takeTurn(request)?.abandon();
+    } catch (releaseErr) {
+      request.log.warn(describeError(releaseErr), 'idempotency claim not released; it expires by itself');
+    }
+    stream.abort();
+    settle(request, reply, stream, 'stopped');
+  }
 
   /** A failure after the stream opened: an `error` part, nothing kept for the key, the session let go. */
   async function fail(request: FastifyRequest, reply: FastifyReply, stream: UiMessageStreamWriter, err: unknown): Promise<void> {

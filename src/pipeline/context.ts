@@ -34,6 +34,8 @@ export interface ChatContext {
   readonly deadlineAt: number;
   /** Set when the caller asked for a stream (docs/api.md#streamed-replies): reply text goes there as it becomes final. */
   readonly textOut: ReplyTextSink | undefined;
+  /** Fired when the visitor stops a streamed reply (docs/api.md#stopping-a-streamed-reply): the engine call is aborted. */
+  readonly stopSignal: AbortSignal | undefined;
 
   /** Base of `clientMessageKey`: derived from (orgId, idempotency key), or a fresh UUID. Never the trace id. */
   requestId?: string | undefined;
@@ -62,7 +64,7 @@ export interface ChatContext {
  * of growing the object (a new hidden class and a larger property store at each step).
  */
 export function newChatContext(
-  init: Pick<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt'> & { readonly textOut?: ReplyTextSink | undefined },
+  init: Pick<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt'> & { readonly textOut?: ReplyTextSink | undefined; readonly stopSignal?: AbortSignal | undefined },
 ): ChatContext {
   // Every member, the optional ones too: a member added to ChatContext but not here fails to compile.
   const ctx: { [Member in keyof ChatContext]-?: ChatContext[Member] } = {
@@ -71,6 +73,7 @@ export function newChatContext(
     idempotencyKey: init.idempotencyKey,
     deadlineAt: init.deadlineAt,
     textOut: init.textOut,
+    stopSignal: init.stopSignal,
     requestId: undefined,
     message: undefined,
     session: undefined,
@@ -89,7 +92,7 @@ export function newChatContext(
 }
 
 /** The mutable part of the context: what a step may return. */
-export type ContextPatch = Partial<Omit<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt' | 'textOut'>>;
+export type ContextPatch = Partial<Omit<ChatContext, 'request' | 'traceId' | 'idempotencyKey' | 'deadlineAt' | 'textOut' | 'stopSignal'>>;
 
 /** Reads a member an earlier step must have set; its absence is a defect in the step order. */
 export function need<K extends keyof ChatContext>(ctx: Readonly<ChatContext>, key: K): NonNullable<ChatContext[K]> {

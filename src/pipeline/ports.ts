@@ -36,9 +36,10 @@ export interface EngineAnnouncement {
 export interface EngineClient {
   /**
    * Without `onText` the engine is asked for JSON. With it, the engine may stream; the answer is
-   * the same complete reply either way, and `onText` only sees text before it is complete.
+   * the same complete reply either way, and `onText` only sees text before it is complete. `stop`
+   * aborts the call (a stopped streamed reply): it then throws.
    */
-  query(request: EngineRequest, deadlineAt?: number, onText?: EngineTextListener): Promise<EngineReply>;
+  query(request: EngineRequest, deadlineAt?: number, onText?: EngineTextListener, stop?: AbortSignal): Promise<EngineReply>;
 }
 
 /**

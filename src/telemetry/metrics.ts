@@ -7,8 +7,8 @@ import { openMetricsText } from './open-metrics.ts';
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
 /** How a streamed chat ended (docs/api.md#streamed-replies): answered, the caller left first, or an `error` part. */
-export type StreamOutcome = 'completed' | 'client_gone' | 'failed';
-const STREAM_OUTCOMES: readonly StreamOutcome[] = ['completed', 'client_gone', 'failed'];
+export type StreamOutcome = 'completed' | 'client_gone' | 'failed' | 'stopped';
+const STREAM_OUTCOMES: readonly StreamOutcome[] = ['completed', 'client_gone', 'failed', 'stopped'];
 
 /** How a chat's answer went out (src/http/request-outcome.ts): a JSON body or an event stream. */
 export type AnswerMode = 'json' | 'stream';

@@ -42,11 +42,12 @@ interface ChatAnswer {
 
 /** The JSON answer in what the page received: the data-chat part of a stream, or the JSON body. */
 function answerIn(body: string): ChatAnswer {
-  if (!body.startsWith('data: ')) return JSON.parse(body) as ChatAnswer;
+  if (!body.startsWith('data: ') && !body.startsWith('id: ')) return JSON.parse(body) as ChatAnswer;
   const chat = body
     .split('\n\n')
-    .filter((block) => block.startsWith('data: {'))
-    .map((block) => JSON.parse(block.slice(6)) as { type: string; data?: ChatAnswer })
+    .map((block) => block.split('\n').find((line) => line.startsWith('data: {')))
+    .filter((line) => line !== undefined)
+    .map((line) => JSON.parse(line.slice(6)) as { type: string; data?: ChatAnswer })
     .find((part) => part.type === 'data-chat');
   if (chat?.data === undefined) throw new Error('the stream held no data-chat part');
   return chat.data;

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_SCRIPTS } from '../../src/idempotency/redis-idempotency-store.ts';
 import { TURN_SCRIPTS } from '../../src/turns/redis-turn-queue.ts';
 import { COUNT_WINDOW } from '../../src/turns/shared-windows.ts';
+import { STREAM_WRITE } from '../../src/streams/redis-stream-log.ts';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
@@ -23,7 +24,9 @@ import { startStubbedService, untilRedisReady, type StubbedService } from '../he
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 const SCRIPTS = new Map<string, string>(
-  [...Object.entries(TURN_SCRIPTS), ...Object.entries(IDEMPOTENCY_SCRIPTS), ['window', COUNT_WINDOW] as const].map(([name, lua]) => [sha1(lua), name] as const),
+  [...Object.entries(TURN_SCRIPTS), ...Object.entries(IDEMPOTENCY_SCRIPTS), ['window', COUNT_WINDOW] as const, ['stream-log write', STREAM_WRITE] as const].map(
+    ([name, lua]) => [sha1(lua), name] as const,
+  ),
 );
 
 let redis: TestRedis;
@@ -39,6 +42,7 @@ beforeAll(async () => {
   await untilRedisReady(svc);
   // Redis learns the scripts on first use (one EVAL each): not what a chat costs afterwards.
   expect((await chat(chatRequest())).statusCode).toBe(200);
+  expect((await chat(chatRequest(), { accept: 'text/event-stream' })).statusCode).toBe(200);
   expect((await chat(chatRequest(), { 'idempotency-key': 'warm-up' })).statusCode).toBe(200);
   const busy = chatRequest();
   expect((await Promise.all([chat(busy), chat(busy)])).map((r) => r.statusCode)).toEqual([200, 200]);
@@ -114,7 +118,7 @@ describe('Redis round trips per chat', () => {
     expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
   });
 
-  it('a streamed chat the same: its start before the stream, its end once the turn is complete, and the next chat sees its turn', async () => {
+  it('a streamed chat the same, plus its stream log in one script call per batch: its start before the stream, its end once the turn is complete, and the next chat sees its turn', async () => {
     const session = chatRequest({ session_id: newSessionId() });
     const atEngine: string[][] = [];
     const sent = await sentDuring(async (soFar) => {
@@ -123,8 +127,14 @@ describe('Redis round trips per chat', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/event-stream');
     });
-    expect(atEngine.map(sorted)).toEqual([['begin', 'window']]);
-    expect(sorted(sent)).toEqual(['begin', 'end', 'window']);
+    // The chat's own: the same calls. Its stream log (kept for resumers, docs/api.md#resuming-a-streamed-reply):
+    // one script call with the start, then one per 50 ms in which parts were written, the last with the end.
+    const own = (commands: readonly string[]) => commands.filter((c) => c !== 'stream-log write');
+    expect(atEngine.map((c) => sorted(own(c)))).toEqual([['begin', 'window']]);
+    expect(sorted(own(sent))).toEqual(['begin', 'end', 'window']);
+    const writes = sent.length - own(sent).length;
+    expect(writes).toBeGreaterThanOrEqual(2);
+    expect(writes).toBeLessThanOrEqual(3);
     expect((await chat({ ...session, message: 'Are pets allowed in the units?' })).statusCode).toBe(200);
     expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
   });

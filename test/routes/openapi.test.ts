@@ -76,9 +76,13 @@ describe('GET /openapi.json', () => {
     expect(info.description).toMatch(/breaking changes/);
   });
 
-  it('lists every route, each status with a description and a body schema', async () => {
+  it('lists every route, each status with a description and a body schema (none for a 204)', async () => {
     const doc = await document();
-    expect(Object.keys(doc.paths).sort()).toEqual(['/chat_adapter', '/heartbeat', '/metrics', '/ready']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/chat_adapter', '/chat_adapter/{conversation_id}/stop', '/chat_adapter/{conversation_id}/stream', '/heartbeat', '/metrics', '/ready',
+    ]);
+    expect(Object.keys(doc.paths['/chat_adapter/{conversation_id}/stream'].get.responses)).toEqual(['200', '204', '400', '401', '403', '429', '503']);
+    expect(Object.keys(doc.paths['/chat_adapter/{conversation_id}/stop'].post.responses)).toEqual(['200', '400', '401', '403', '503']);
     const chat = doc.paths['/chat_adapter'].post;
     expect(Object.keys(chat.responses)).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     expect(Object.keys(doc.paths['/ready'].get.responses)).toEqual(['200', '503']);
@@ -87,6 +91,8 @@ describe('GET /openapi.json', () => {
         expect(operation.summary, `${method} ${path}`).toBeTruthy();
         for (const [status, response] of Object.entries<Json>(operation.responses)) {
           expect(response.description, `${method} ${path} ${status}`).not.toBe('Default Response');
+          // A 204 (nothing to resume) has no body.
+          if (status === '204') continue;
           const [media] = Object.values<Json>(response.content ?? {});
           expect(media?.schema, `${method} ${path} ${status}`).toBeDefined();
         }

@@ -12,7 +12,7 @@ export function validRequest(overrides: Partial<ChatRequest> = {}): ChatRequest 
 
 /** A context as it stands before the first step. */
 export function freshContext(request: ChatRequest = validRequest(), idempotencyKey?: string): ChatContext {
-  return { request, traceId: TRACE_ID, idempotencyKey, deadlineAt: Number.POSITIVE_INFINITY, textOut: undefined };
+  return { request, traceId: TRACE_ID, idempotencyKey, deadlineAt: Number.POSITIVE_INFINITY, textOut: undefined, stopSignal: undefined };
 }
 
 export function deliveredReply(overrides: Partial<FormattedReply> = {}): FormattedReply {

@@ -76,8 +76,10 @@ export function eventsOf(text: string): { parts: Record<string, unknown>[]; done
   const parts: Record<string, unknown>[] = [];
   let done = false;
   for (const block of text.split('\n\n')) {
-    if (!block.startsWith('data: ')) continue;
-    const data = block.slice(6);
+    // A part's event is `id: <n>` then `data: <JSON>`; `[DONE]` has no id.
+    const line = block.split('\n').find((l) => l.startsWith('data: '));
+    if (line === undefined) continue;
+    const data = line.slice(6);
     if (data === '[DONE]') done = true;
     else parts.push(JSON.parse(data) as Record<string, unknown>);
   }
@@ -136,3 +138,50 @@ export const textOf = (answer: StreamedAnswer) =>
   partsOfType(answer, 'text-delta')
     .map((p) => p.part['delta'] as string)
     .join('');
+
+/** The SSE ids of a stream's parts, in order (`[DONE]` and parts without an id are left out). */
+export function idsOf(text: string): number[] {
+  return text
+    .split('\n\n')
+    .map((block) => block.split('\n').find((line) => line.startsWith('id: ')))
+    .filter((line) => line !== undefined)
+    .map((line) => Number(line.slice(4)));
+}
+
+/** `GET {base}{path}` read as it arrives (a resumed stream), like postChat; onPart may drop the connection. */
+export function getStream(baseUrl: string, path: string, options: PostOptions = {}): Promise<StreamedAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${baseUrl}${path}`, { method: 'GET', headers: { ...options.headers } });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      let consumed = 0;
+      const parts: ArrivedPart[] = [];
+      let dropped = false;
+      const finish = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, parts, text, done: eventsOf(text).done });
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const at = performance.now();
+        text += chunk;
+        const end = text.lastIndexOf('\n\n');
+        if (end < consumed) return;
+        for (const part of eventsOf(text.slice(consumed, end + 2)).parts) {
+          parts.push({ part, at });
+          if (!dropped && options.onPart?.(part) === true) {
+            dropped = true;
+            req.destroy();
+            finish();
+          }
+        }
+        consumed = end + 2;
+      });
+      res.on('end', () => {
+        if (!dropped) finish();
+      });
+      res.on('error', () => {
+        if (!dropped) finish();
+      });
+    });
+    req.end();
+  });
+}

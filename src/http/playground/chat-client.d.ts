@@ -10,7 +10,7 @@ export interface Problem {
   /** The failed answer's trace id (its `traceresponse` header). */
   traceId?: string;
 }
-export type ChatResult = { ok: true; answer: any } | { ok: false; problem: Problem };
+export type ChatResult = { ok: true; answer: any } | { ok: true; answer: undefined; stopped: { text: string } } | { ok: false; problem: Problem };
 export type ChatView = StreamView & { stream?: boolean };
 export const MAX_MESSAGE_CHARS: number;
 export const UNREACHABLE: Problem;
@@ -18,4 +18,6 @@ export const CUT_OFF: Problem;
 export function traceIdOf(header: string | null): string | undefined;
 export function describeFailure(status: number, body: unknown, retryAfter: string | null): Problem;
 export function describeBrokenReply(errorText: string): Problem;
+export function resumeChat(conversationId: string, headers: Record<string, string>, view: StreamView): Promise<ChatResult | undefined>;
+export function stopChat(conversationId: string, messageId: string, headers: Record<string, string>): Promise<boolean>;
 export function postChat(body: Record<string, unknown>, headers: Record<string, string>, view?: ChatView): Promise<ChatResult>;

@@ -9,7 +9,7 @@ export const MAX_MESSAGE_CHARS = 4000;
  * `sent`: the message reached the service, which then failed while answering it. `traceId`: the
  * failed answer's trace id (its `traceresponse` header), the one id that finds it in the traces.
  * @typedef {{ short: string, long: string, retryable: boolean, sent?: boolean, traceId?: string }} Problem
- * @typedef {{ ok: true, answer: any } | { ok: false, problem: Problem }} ChatResult
+ * @typedef {{ ok: true, answer: any } | { ok: true, answer: undefined, stopped: { text: string } } | { ok: false, problem: Problem }} ChatResult
  * @typedef {import('./stream.js').StreamView & { stream?: boolean }} ChatView
  */
 
@@ -89,6 +89,61 @@ export const CUT_OFF = {
 };
 
 /**
+ * @param {ReadableStream<Uint8Array>} body
+ * @param {import('./stream.js').StreamView} view
+ * @returns {Promise<ChatResult>}
+ */
+async function readStreamed(body, view) {
+  try {
+    const { answer, errorText, stopped } = await readReplyStream(body, view);
+    if (stopped !== undefined) return { ok: true, answer: undefined, stopped };
+    return errorText === undefined ? { ok: true, answer } : { ok: false, problem: describeBrokenReply(errorText) };
+  } catch {
+    return { ok: false, problem: CUT_OFF };
+  }
+}
+
+/**
+ * The reply of `conversationId` still being written (or ended less than a minute ago), from its
+ * start: `GET /chat_adapter/{conversation_id}/stream`. Undefined when there is none (204).
+ * @param {string} conversationId
+ * @param {Record<string, string>} headers
+ * @param {import('./stream.js').StreamView} view
+ * @returns {Promise<ChatResult | undefined>}
+ */
+export async function resumeChat(conversationId, headers, view) {
+  let res;
+  try {
+    res = await fetch(`/chat_adapter/${encodeURIComponent(conversationId)}/stream`, { headers });
+  } catch {
+    return { ok: false, problem: UNREACHABLE };
+  }
+  if (res.status === 204) return undefined;
+  if (res.ok && res.body !== null) return readStreamed(res.body, view);
+  const body = await res.json().catch(() => undefined);
+  return { ok: false, problem: describeFailure(res.status, body, res.headers.get('retry-after')) };
+}
+
+/**
+ * Stops the reply `messageId` of `conversationId`: true when the service stopped it.
+ * @param {string} conversationId
+ * @param {string} messageId
+ * @param {Record<string, string>} headers
+ */
+export async function stopChat(conversationId, messageId, headers) {
+  try {
+    const res = await fetch(`/chat_adapter/${encodeURIComponent(conversationId)}/stop`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ message_id: messageId }),
+    });
+    return res.ok && (await res.json()).stopped === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Sends one chat. With `view.stream` it asks for a streamed reply and tells the view of each step
  * and of the text as it grows; an answer that is not a stream (an error before the stream
  * started, or a service that does not stream) is read as JSON, as without it.
@@ -110,12 +165,8 @@ export async function postChat(body, headers, view = {}) {
   /** @param {Problem} problem @returns {ChatResult} */
   const failed = (problem) => ({ ok: false, problem: traceId === undefined ? problem : { ...problem, traceId } });
   if (res.ok && res.body !== null && (res.headers.get('content-type') ?? '').startsWith(EVENT_STREAM)) {
-    try {
-      const { answer, errorText } = await readReplyStream(res.body, view);
-      return errorText === undefined ? { ok: true, answer } : failed(describeBrokenReply(errorText));
-    } catch {
-      return failed(CUT_OFF);
-    }
+    const result = await readStreamed(res.body, view);
+    return result.ok ? result : failed(result.problem);
   }
   const answer = await res.json().catch(() => undefined);
   if (res.ok && answer !== undefined) return { ok: true, answer };

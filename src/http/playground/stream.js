@@ -1,12 +1,13 @@
 // Reads a streamed chat reply (the AI SDK UI message stream) as it comes: `data-step` parts say which
 // step just finished, `text-delta` parts grow the reply, the `data-chat` part is the complete JSON
-// answer and an `error` part is a failure after the stream started. Nothing here touches the page.
+// answer and an `error` part is a failure after the stream started; an `abort` part ends a reply
+// the visitor stopped. Nothing here touches the page.
 
 export const EVENT_STREAM = 'text/event-stream';
 
 /**
- * @typedef {{ onStep?: (name: string, ms: number) => void, onText?: (textSoFar: string) => void }} StreamView
- * @typedef {{ answer: any, errorText: string | undefined }} StreamOutcome
+ * @typedef {{ onStart?: (messageId: string) => void, onStep?: (name: string, ms: number) => void, onText?: (textSoFar: string) => void }} StreamView
+ * @typedef {{ answer: any, errorText: string | undefined, stopped?: { text: string } }} StreamOutcome
  */
 
 /**
@@ -50,14 +51,18 @@ export async function readReplyStream(body, view) {
   let answer;
   /** @type {string | undefined} */
   let errorText;
+  let stopped = false;
   await readEvents(body, (data) => {
     if (data === '[DONE]') return;
     const part = JSON.parse(data);
-    if (part.type === 'data-step') view.onStep?.(String(part.data?.name), Number(part.data?.ms));
+    if (part.type === 'start' && typeof part.messageId === 'string') view.onStart?.(part.messageId);
+    else if (part.type === 'abort') stopped = true;
+    else if (part.type === 'data-step') view.onStep?.(String(part.data?.name), Number(part.data?.ms));
     else if (part.type === 'text-delta' && typeof part.delta === 'string') view.onText?.((text += part.delta));
     else if (part.type === 'data-chat') answer = part.data;
     else if (part.type === 'error') errorText = typeof part.errorText === 'string' ? part.errorText : 'the service failed';
   });
+  if (stopped) return { answer: undefined, errorText: undefined, stopped: { text } };
   if (errorText !== undefined || answer !== undefined) return { answer: errorText === undefined ? answer : undefined, errorText };
   return { answer: undefined, errorText: 'the reply stream ended before the answer' };
 }

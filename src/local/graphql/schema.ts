@@ -10,6 +10,7 @@ export const SCHEMA = /* GraphQL */ `
     role: MessageRole!   content: String!  traceId: String!
     clientMessageKey: String!
     intent: String  subIntent: String  retrievalType: String  language: String  entryId: String
+    stopped: Boolean
   }
 
   input UpdateServiceConversationInput {

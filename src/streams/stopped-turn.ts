@@ -1,0 +1,41 @@
+/**
+ * A streamed reply the visitor stopped (docs/api.md#stopping-a-streamed-reply): the engine call was
+ * aborted, so the pipeline ended early; the turn is still kept as the visitor saw it. The question
+ * and the text delivered before the stop are stored (the answer marked `stopped`), with the same
+ * `clientMessageKey`s a whole turn would have used (a retry stores nothing twice). Nothing else of
+ * the turn runs: no handoff, no conversation update, no session cache entry (a stopped reply is
+ * never reused as a cached answer).
+ */
+import type { CreateServiceMessageInput, MessageRole } from '../../schemas/graphql.schema.ts';
+import type { ChatContext } from '../pipeline/context.ts';
+import type { Deps } from '../pipeline/ports.ts';
+
+function input(ctx: Readonly<ChatContext>, requestId: string, role: MessageRole, content: string): CreateServiceMessageInput {
+  const r = ctx.request;
+  return {
+    conversationId: r.conversation_id,
+    propertyId: r.propertyId,
+    orgId: r.orgId,
+    sessionId: r.session_id,
+    role,
+    content,
+    traceId: ctx.traceId,
+    clientMessageKey: `${requestId}:${role === 'USER' ? 'question' : 'answer'}`,
+    ...(ctx.language !== undefined && { language: ctx.language }),
+    ...(r.entry_id !== undefined && { entryId: r.entry_id }),
+    ...(role === 'ASSISTANT' && { stopped: true }),
+  };
+}
+
+/** Stores the question, then the delivered text as the answer (in that order: the conversation never shows an answer first). */
+export async function storeStoppedTurn(ctx: Readonly<ChatContext>, deps: Deps, delivered: string): Promise<void> {
+  const requestId = ctx.requestId;
+  const message = ctx.message;
+  // Stopped before the request was received: nothing of it exists to keep.
+  if (requestId === undefined || message === undefined) return;
+  const key = ctx.request.graphql_api_key;
+  // Each call gets the store's own timeout, not what is left of the chat's deadline: the visitor
+  // is not waiting for an answer any more, and what they saw must be kept.
+  await deps.store.createMessage(input(ctx, requestId, 'USER', message), key);
+  await deps.store.createMessage(input(ctx, requestId, 'ASSISTANT', delivered), key);
+}
