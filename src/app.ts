@@ -171,6 +171,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (request.timings.length > 0) {
       void reply.header('server-timing', serverTiming(takeLatency(request, false)));
     }
+    if (mapped.retryAfterSeconds !== undefined) void reply.header('retry-after', mapped.retryAfterSeconds);
     void reply.code(mapped.status).send(mapped.body);
   });
 

@@ -16,7 +16,8 @@ import { createSessionCache } from './cache/create-session-cache.ts';
 import { createEngineClient } from './clients/engine-client.ts';
 import { createGraphqlClient } from './clients/graphql-client.ts';
 import type { HttpParty } from './clients/http-json.ts';
-import { createPartyPool } from './clients/party-pool.ts';
+import { createPartyPool, POOL_CONNECTIONS } from './clients/party-pool.ts';
+import { PartySlots } from './clients/party-slots.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
@@ -33,6 +34,7 @@ import { createSessionTurns } from './turns/create-session-turns.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
 import { createOutboxMetrics } from './telemetry/outbox-metrics.ts';
+import { createPoolMetrics } from './telemetry/pool-metrics.ts';
 import { traceScopedLogger } from './telemetry/trace-logger.ts';
 import { createTracing, type TracingOptions } from './telemetry/tracing.ts';
 
@@ -41,7 +43,11 @@ import { createTracing, type TracingOptions } from './telemetry/tracing.ts';
 export type ExtraTracingOptions = Pick<TracingOptions, 'spanProcessors' | 'onExportError' | 'exportTimeoutMs'>;
 
 /** What a caller (tests) may add: tracing settings, and shorter outbox timings. */
-export type ComposeOptions = ExtraTracingOptions & { readonly outbox?: OutboxTuning };
+export type ComposeOptions = ExtraTracingOptions & {
+  readonly outbox?: OutboxTuning;
+  /** Connections of each party's pool (default 128; fewer under a low open-files limit, src/runtime/descriptor-budget.ts). */
+  readonly poolConnections?: number;
+};
 
 export interface ComposedService {
   readonly app: FastifyInstance;
@@ -99,15 +105,30 @@ interface BuiltDeps {
 }
 
 /** The real clients for the given addresses (from config, or from the embedded local stack). */
-async function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseLogger: Logger, tracer: Tracer, metrics: Metrics, outboxTuning: OutboxTuning | undefined): Promise<BuiltDeps> {
+async function createDeps(
+  config: Config,
+  urls: Readonly<Record<Party, string>>,
+  baseLogger: Logger,
+  tracer: Tracer,
+  metrics: Metrics,
+  outboxTuning: OutboxTuning | undefined,
+  poolConnections: number | undefined,
+): Promise<BuiltDeps> {
   // Lines logged by steps and clients get the active request's trace_id.
   const logger: Logger = traceScopedLogger(baseLogger);
   const outbound: OutboundTelemetry = { tracer, metrics };
   const pools: Pool[] = [];
+  const poolMetrics = createPoolMetrics(metrics.registry);
   const party = (name: Party): HttpParty => {
-    const dispatcher = createPartyPool(urls[name]);
+    const connections = poolConnections ?? POOL_CONNECTIONS;
+    const dispatcher = createPartyPool(urls[name], connections);
     pools.push(dispatcher);
-    return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound };
+    // docs/api.md#fair-shares: a chat's call waits for a connection a share of its time, never to its deadline.
+    // Handoff deliveries run in the background with their own retries: undici's own queue serves them.
+    if (name === 'handoff') return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound };
+    const slots = new PartySlots({ party: name, capacity: connections, waitShare: config.fairShares.poolWaitShare, events: poolMetrics.events });
+    poolMetrics.watch(name, () => slots.inUse);
+    return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound, slots };
   };
   const graphql = party('graphql');
   const cache = await createSessionCache({
@@ -146,6 +167,7 @@ async function createDeps(config: Config, urls: Readonly<Record<Party, string>>,
       url: graphql.baseUrl,
       timeoutMs: graphql.timeoutMs,
       dispatcher: graphql.dispatcher,
+      ...(graphql.slots !== undefined && { slots: graphql.slots }),
       authorization: config.graphqlAuthorization,
       apiKey: config.graphqlApiKey,
       telemetry: outbound,
@@ -256,7 +278,7 @@ async function preloadContactFinders(config: Config, logger: PinoLogger): Promis
 
 /** Everything the service needs, wired and ready to listen (src/server.ts) or to be injected (tests). */
 export async function composeService(config: Config, logger: PinoLogger, options: ComposeOptions = {}): Promise<ComposedService> {
-  const { outbox: outboxTuning, ...extra } = options;
+  const { outbox: outboxTuning, poolConnections, ...extra } = options;
   const parties = await resolvePartyUrls(config, logger);
   await preloadContactFinders(config, logger);
   const tracing = createTracing({
@@ -269,7 +291,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
     serviceVersion: packageJson.version,
   });
   const metrics = createMetrics();
-  const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning);
+  const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, poolConnections);
   const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics);
   if (config.callerKeys === undefined && config.environment !== 'local') {
     logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
