@@ -14,6 +14,7 @@ import { adminRoutes, type AdminRoutesOptions } from './http/admin-routes.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { overload } from './http/overload.ts';
 import { rateLimits, type RateLimitSettings } from './http/rate-limits.ts';
+import { concurrencyLimits, type ConcurrencyLimitSettings } from './http/concurrency-limits.ts';
 import { playgroundRoutes } from './http/playground.ts';
 import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
 import { takeLatency } from './http/request-latency.ts';
@@ -70,6 +71,8 @@ export interface AppOptions {
   readonly playground?: boolean;
   /** Connection ceilings (docs/api.md#limits); each unset member takes its default. */
   readonly connections?: Partial<ConnectionLimits>;
+  /** docs/api.md#fair-shares: chats in flight per client and organisation; unset = no ceilings. */
+  readonly concurrency?: ConcurrencyLimitSettings;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -180,6 +183,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(overload, { routePrefix: options.routePrefix, maxEventLoopDelayMs: options.overloadMaxEventLoopDelayMs });
   void app.register(callerAuth, { keys: options.callerKeys, routePrefix: options.routePrefix });
   void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
+  void app.register(concurrencyLimits, { ...options.concurrency, routePrefix: options.routePrefix });
 
   // Before any route, so that the OpenAPI document sees them all.
   registerDocs(app, options.routePrefix);

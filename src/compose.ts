@@ -37,6 +37,9 @@ import { createOutboxMetrics } from './telemetry/outbox-metrics.ts';
 import { createPoolMetrics } from './telemetry/pool-metrics.ts';
 import { traceScopedLogger } from './telemetry/trace-logger.ts';
 import { createTracing, type TracingOptions } from './telemetry/tracing.ts';
+import { createConcurrencyCeilings } from './fairness/create-concurrency-ceilings.ts';
+import { createFairShareMetrics } from './telemetry/fair-share-metrics.ts';
+import type { ConcurrencyLimitSettings } from './http/concurrency-limits.ts';
 
 
 /** Tracing settings a caller may add to the configured ones (tests: in-memory exporters). */
@@ -261,6 +264,21 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
   };
 }
 
+/** docs/api.md#fair-shares: the concurrency ceilings, on the shared-state connection when REDIS_URL is set. */
+function composeConcurrency(config: Config, redis: Redis | undefined, logger: Logger, metrics: Metrics): ConcurrencyLimitSettings {
+  const fairShareMetrics = createFairShareMetrics(metrics.registry);
+  const ceilings = createConcurrencyCeilings({
+    redis,
+    // Longer than any chat's work: a lease never given back (a crash) expires by itself.
+    leaseMs: config.requestTimeoutMs + 5_000,
+    onFallback: (err) => {
+      fairShareMetrics.fellBack();
+      logger.warn({ reason: err.message }, 'concurrency ceilings unavailable in Redis; this chat is counted in process');
+    },
+  });
+  return { ceilings, perClient: config.fairShares.perClient, perOrg: config.fairShares.perOrg, onRefused: fairShareMetrics.refused };
+}
+
 /**
  * docs/api.md#limits: the contact finders' libraries (compromise and its lexicon, libphonenumber's full
  * metadata) are loaded, and run once, before the instance listens: loaded on the first contact chat
@@ -293,6 +311,10 @@ export async function composeService(config: Config, logger: PinoLogger, options
   const metrics = createMetrics();
   const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, poolConnections);
   const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics);
+  const concurrency = composeConcurrency(config, guarded.redis, traceScopedLogger(logger), metrics);
+  if (config.handoffUnsigned && config.handoffSigningSecrets.length === 0) {
+    logger.warn({ environment: config.environment }, 'HANDOFF_UNSIGNED=true: handoffs (visitors\' contact details) are delivered without a signature');
+  }
   if (config.callerKeys === undefined && config.environment !== 'local') {
     logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
   }
@@ -315,6 +337,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
     admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
     readinessChecks: [...built.readinessChecks, ...guarded.readinessChecks],
     playground: config.playground,
+    concurrency,
     connections: { keepAliveTimeoutMs: config.keepAliveTimeoutMs, receiveTimeoutMs: config.requestReceiveTimeoutMs, maxConnections: config.maxConnections },
   });
   // What an earlier run left undelivered is delivered from now on.
