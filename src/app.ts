@@ -15,6 +15,7 @@ import { acceptJsonOnly } from './http/json-body.ts';
 import { overload } from './http/overload.ts';
 import { rateLimits, type RateLimitSettings } from './http/rate-limits.ts';
 import { concurrencyLimits, type ConcurrencyLimitSettings } from './http/concurrency-limits.ts';
+import { metricsAccess } from './http/metrics-access.ts';
 import { playgroundRoutes } from './http/playground.ts';
 import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
 import { takeLatency } from './http/request-latency.ts';
@@ -73,6 +74,8 @@ export interface AppOptions {
   readonly connections?: Partial<ConnectionLimits>;
   /** docs/api.md#fair-shares: chats in flight per client and organisation; unset = no ceilings. */
   readonly concurrency?: ConcurrencyLimitSettings;
+  /** METRICS_PORT is set: /metrics is served there only (src/http/metrics-access.ts). */
+  readonly metricsElsewhere?: boolean;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -133,6 +136,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const chatRoutes: ReadonlySet<string> = new Set(['/chat_adapter', `${options.routePrefix}/chat_adapter`]);
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-content-type-options', 'nosniff');
+    // docs/api.md#limits: no page or link of the service ever tells a third party where it came from.
+    void reply.header('referrer-policy', 'no-referrer');
     if (request.method === 'POST' && chatRoutes.has(request.routeTemplate)) void reply.header('cache-control', 'no-store');
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
@@ -184,6 +189,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(callerAuth, { keys: options.callerKeys, routePrefix: options.routePrefix });
   void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
   void app.register(concurrencyLimits, { ...options.concurrency, routePrefix: options.routePrefix });
+  void app.register(metricsAccess, { routePrefix: options.routePrefix, callersAuthenticate: options.callerKeys !== undefined, adminApiKey: options.admin?.apiKey, servedElsewhere: options.metricsElsewhere ?? false });
 
   // Before any route, so that the OpenAPI document sees them all.
   registerDocs(app, options.routePrefix);

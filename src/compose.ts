@@ -338,6 +338,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
     readinessChecks: [...built.readinessChecks, ...guarded.readinessChecks],
     playground: config.playground,
     concurrency,
+    metricsElsewhere: config.metricsPort !== undefined,
     connections: { keepAliveTimeoutMs: config.keepAliveTimeoutMs, receiveTimeoutMs: config.requestReceiveTimeoutMs, maxConnections: config.maxConnections },
   });
   // What an earlier run left undelivered is delivered from now on.
