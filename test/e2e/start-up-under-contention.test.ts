@@ -1,5 +1,5 @@
 /**
- * Ready means able to serve (docs/operations.md#start-up): on a machine whose every core is busy, a
+ * Ready means able to serve (docs/operations.md#starting): on a machine whose every core is busy, a
  * freshly started instance refuses none of the chats sent the moment its port opens. Its start-up
  * work (loading, warming, the start-up collection) is done before it listens, and is never taken
  * for event-loop overload by the overload sampler (OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, on by default).
