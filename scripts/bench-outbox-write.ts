@@ -51,7 +51,7 @@ rmSync(dir, { recursive: true, force: true });
 
 const redisUrl = process.env['REDIS_URL'];
 if (redisUrl) {
-  const shared = createBullmqOutbox({ redisUrl, ...common, queueName: `bench-${randomUUID()}` });
+  const shared = createBullmqOutbox({ redis: redisUrl, ...common, queueName: `bench-${randomUUID()}` });
   while (!(await shared.ready())) await new Promise((resolve) => setTimeout(resolve, 50));
   await measure('shared BullMQ outbox (Queue.add)', shared);
   await shared.close();

@@ -32,6 +32,9 @@ const ASSETS: readonly { from: string; filter?: (path: string) => boolean }[] = 
   // The playground's page, styles and scripts; its .d.ts files are for the type checker only.
   { from: 'src/http/playground', filter: (path) => !path.endsWith('.ts') },
   { from: 'src/local/data' },
+  // The Redis scripts, kept as .lua files and read when their modules load.
+  { from: 'src/turns/lua' },
+  { from: 'src/idempotency/lua' },
 ];
 
 /** Everything the build reads: a change to any of them makes the next `npm start` build again. */

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from 'undici';
 import type { CountryCode } from 'libphonenumber-js';
 import type { Tracer } from '@opentelemetry/api';
-import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
@@ -29,6 +28,9 @@ import type { ReadinessCheck } from './http/readiness.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { ChatGuards } from './http/routes.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
+import type { RedisClient } from './shared-state/redis-connection.ts';
+import { createReplicaAcks, type ReplicaAcks } from './shared-state/replica-ack.ts';
+import { createReplicationEvents } from './telemetry/replication-metrics.ts';
 import { createRequestMetrics } from './telemetry/request-metrics.ts';
 import { createSessionTurns } from './turns/create-session-turns.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
@@ -115,6 +117,7 @@ async function createDeps(
   tracer: Tracer,
   metrics: Metrics,
   outboxTuning: OutboxTuning | undefined,
+  replicaAcks: ReplicaAcks | undefined,
   poolConnections: number | undefined,
 ): Promise<BuiltDeps> {
   // Lines logged by steps and clients get the active request's trace_id.
@@ -135,7 +138,7 @@ async function createDeps(
   };
   const graphql = party('graphql');
   const cache = await createSessionCache({
-    redisUrl: config.redisUrl,
+    redis: config.redis,
     ttlSeconds: config.cacheTtlSeconds,
     maxSessions: config.cacheMaxSessions,
     maxBytes: config.cacheMaxBytes,
@@ -149,10 +152,11 @@ async function createDeps(
   });
   if (cache.countSessions !== undefined) metrics.watchCacheSessions(cache.countSessions.bind(cache));
 
-  const outboxMetrics = createOutboxMetrics(metrics.registry, config.redisUrl === undefined ? ['local'] : ['local', 'shared']);
+  const outboxMetrics = createOutboxMetrics(metrics.registry, config.redis === undefined ? ['local'] : ['local', 'shared']);
   const outbox = await createHandoffOutbox({
     dataDir: config.dataDir,
-    redisUrl: config.redisUrl,
+    redis: config.redis,
+    ...(replicaAcks === undefined ? {} : { replicaAcks }),
     maxAgeSeconds: config.handoffMaxAgeSeconds,
     deadLetterTtlSeconds: config.handoffDeadLetterTtlSeconds,
     lockMs: config.handoffLockMs,
@@ -202,31 +206,33 @@ async function createDeps(
 
 interface ComposedGuards {
   readonly guards: ChatGuards;
-  /** The shared-state connection (REDIS_URL), also used by the rate limits. */
-  readonly redis: Redis | undefined;
-  /** With REDIS_URL: `redis`, required until this connection has answered once. */
+  /** The shared-state connection (any topology), also used by the rate limits. */
+  readonly redis: RedisClient | undefined;
+  /** With a Redis configured: `redis`, required until this connection has answered once. */
   readonly readinessChecks: readonly ReadinessCheck[];
   close(): Promise<void>;
 }
 
 /**
  * Idempotency store, session turns and rate limits (docs/api.md#idempotency, docs/api.md#rate-limits, docs/api.md#one-turn-at-a-time-per-session): in-process, or with
- * REDIS_URL on one shared-state Redis connection (the session cache keeps its own). A Redis fault falls back to
+ * a Redis configured (any topology) on one shared-state connection (the session cache keeps its own). A Redis fault falls back to
  * in-process state for that request, with a warning and a metric, never a failed chat (6.8).
  */
-async function composeChatGuards(config: Config, logger: Logger, metrics: Metrics): Promise<ComposedGuards> {
+async function composeChatGuards(config: Config, logger: Logger, metrics: Metrics, replicaAcks: ReplicaAcks | undefined): Promise<ComposedGuards> {
   const requestMetrics = createRequestMetrics(metrics.registry);
   // ioredis is loaded only when Redis is configured.
-  const sharedState = config.redisUrl === undefined ? undefined : await import('./shared-state/redis-connection.ts');
-  const redis = config.redisUrl === undefined || sharedState === undefined ? undefined : sharedState.connectRedis(config.redisUrl, {
+  const sharedState = config.redis === undefined ? undefined : await import('./shared-state/redis-connection.ts');
+  const redis = config.redis === undefined || sharedState === undefined ? undefined : sharedState.connectRedis(config.redis, {
     onOutage: (err) => logger.warn({ reason: err.message }, 'redis unreachable: idempotency, session turns and rate limits go on in-process'),
   });
   const idempotency = createIdempotencyStore({
     redis,
+    ...(replicaAcks === undefined ? {} : { replicaAcks }),
     ttlSeconds: config.idempotencyTtlSeconds,
     requestTimeoutMs: config.requestTimeoutMs,
     maxKeys: config.idempotencyMaxKeys,
     maxBytes: config.idempotencyMaxBytes,
+    observeRedis: requestMetrics.observeRedisCall,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('idempotency');
@@ -242,6 +248,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
         requestMetrics.countSharedStateFallback('turns');
         logger.warn({ operation, reason: err.message }, 'session turn queue unavailable; this request keeps in-process order only (and rate limits kept per instance)');
       },
+      redisCall: requestMetrics.observeRedisCall,
       leaseExpired: () => {
         requestMetrics.countLeaseExpired();
         logger.warn({}, 'a session turn outlived its lease');
@@ -254,7 +261,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     readinessChecks:
       redis === undefined || sharedState === undefined
         ? []
-        : [{ name: 'redis', check: async () => (await redis.ping()) === 'PONG', reachedOnce: () => sharedState.hasAnswered(redis) }],
+        : [{ name: 'redis', check: () => sharedState.redisAnswers(redis), reachedOnce: () => sharedState.hasAnswered(redis) }],
     close: async () => {
       await idempotency.close();
       if (redis === undefined) return;
@@ -265,7 +272,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
 }
 
 /** docs/api.md#fair-shares: the concurrency ceilings, on the shared-state connection when REDIS_URL is set. */
-function composeConcurrency(config: Config, redis: Redis | undefined, logger: Logger, metrics: Metrics): ConcurrencyLimitSettings {
+function composeConcurrency(config: Config, redis: RedisClient | undefined, logger: Logger, metrics: Metrics): ConcurrencyLimitSettings {
   const fairShareMetrics = createFairShareMetrics(metrics.registry);
   const ceilings = createConcurrencyCeilings({
     redis,
@@ -309,8 +316,12 @@ export async function composeService(config: Config, logger: PinoLogger, options
     serviceVersion: packageJson.version,
   });
   const metrics = createMetrics();
-  const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, poolConnections);
-  const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics);
+  // Writes that must survive a failover wait for REDIS_WAIT_REPLICAS replicas (docs/operations.md#what-a-failover-costs).
+  // The counter is served without Redis too (at 0), so its alert's query always finds it.
+  const replicationEvents = createReplicationEvents(metrics.registry, logger);
+  const replicaAcks = config.redis === undefined ? undefined : createReplicaAcks(config.redis.wait, replicationEvents);
+  const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, replicaAcks, poolConnections);
+  const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics, replicaAcks);
   const concurrency = composeConcurrency(config, guarded.redis, traceScopedLogger(logger), metrics);
   if (config.handoffUnsigned && config.handoffSigningSecrets.length === 0) {
     logger.warn({ environment: config.environment }, 'HANDOFF_UNSIGNED=true: handoffs (visitors\' contact details) are delivered without a signature');

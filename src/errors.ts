@@ -95,3 +95,6 @@ export class StepError extends Error {
 export function rootCause(err: unknown): unknown {
   return err instanceof StepError ? err.cause : err;
 }
+
+/** Whatever was thrown, as an Error (a rejected promise may carry anything). */
+export const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));

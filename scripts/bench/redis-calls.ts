@@ -6,25 +6,17 @@
  * bare socket (bare-resp.ts): the same keys, arguments and Redis work, without the client.
  */
 import { randomBytes } from 'node:crypto';
-import { sessionKeys, sessionWriteOf, SESSION_KEY_PREFIX } from '../../src/cache/redis-session-data.ts';
-import { DEFAULT_SESSION_TTL_SECONDS, type SessionKey } from '../../src/cache/session-cache.ts';
-import { beginCall, CHAT_BEGIN } from '../../src/shared-state/chat-begin-script.ts';
-import { CHAT_END, endCall, type TurnRecord } from '../../src/shared-state/chat-end-script.ts';
+import { sessionWriteOf, SESSION_KEY_PREFIX } from '../../src/cache/redis-session-data.ts';
+import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, sessionNameOfKey, type SessionKey } from '../../src/cache/session-cache.ts';
 import { connectRedis } from '../../src/shared-state/redis-connection.ts';
 import { ownerToken } from '../../src/shared-state/owner-token.ts';
 import { TURN_LEASE_MS } from '../../src/turns/shared-entry.ts';
-import { createRedisTurnQueue, TURN_KEY_PREFIX, turnQueueKeys } from '../../src/turns/redis-turn-queue.ts';
-import type { RateWindow } from '../../src/turns/rate-windows.ts';
+import { createRedisTurnQueue, TURN_SCRIPTS, turnQueueKeys, type TurnRecord } from '../../src/turns/redis-turn-queue.ts';
 import { bareRedis } from './bare-resp.ts';
 
 const WINDOW_MS = 60_000;
-
-/** A chat's three windows (session, client, organisation), none of them ever refusing here. */
-const windowsOf = (session: string): RateWindow[] => [
-  { key: `session:${session}`, max: 30 },
-  { key: 'client-key:bench', max: 1_000_000_000 },
-  { key: 'org:9876543210987654321', max: 1_000_000_000 },
-];
+/** The session's own window, never refusing here (the client's and organisation's are calls of their own). */
+const SESSION_WINDOW = { max: 30, windowMs: WINDOW_MS };
 
 const turn = {
   question: 'What are your office hours on Saturday?',
@@ -37,12 +29,10 @@ const runPrefix = randomBytes(6).toString('hex');
 let sequence = 0;
 
 /** A new session: its key as the turn queue names it, its session keys, and its turn to store. */
-function nextChat(): { session: string; names: [string, string, string]; record: TurnRecord } {
+function nextChat(): { session: string; record: TurnRecord } {
   const key: SessionKey = { orgId: '9876543210987654321', propertyId: '1234567890123456789', sessionId: `${runPrefix}${(sequence++).toString(16).padStart(20, '0')}` };
-  const names = sessionKeys(SESSION_KEY_PREFIX, key);
-  const triple: [string, string, string] = [names.messages, names.answers, names.language];
   const write = sessionWriteOf({ ...turn, reply: { ...turn.reply } } as Parameters<typeof sessionWriteOf>[0], Date.now());
-  return { session: key.sessionId, names: triple, record: { sessionKeys: triple, ttlMs: DEFAULT_SESSION_TTL_SECONDS * 1000, write } };
+  return { session: sessionNameOfKey(key), record: { ttlMs: DEFAULT_SESSION_TTL_SECONDS * 1000, write } };
 }
 
 export interface RedisKinds {
@@ -56,26 +46,28 @@ export async function redisKinds(url: string, port: number): Promise<RedisKinds>
     client.once('ready', () => resolve());
     client.once('error', reject);
   });
-  const queue = createRedisTurnQueue(client, TURN_KEY_PREFIX);
+  const queue = createRedisTurnQueue(client, SESSION_KEY_PREFIX);
   const bare = await bareRedis(port);
-  const beginSha = (await client.script('LOAD', CHAT_BEGIN)) as string;
-  const endSha = (await client.script('LOAD', CHAT_END)) as string;
-  const turnKeys = (session: string) => turnQueueKeys(TURN_KEY_PREFIX, session);
+  const beginSha = (await client.script('LOAD', TURN_SCRIPTS.begin)) as string;
+  const endSha = (await client.script('LOAD', TURN_SCRIPTS.end)) as string;
+  const turnKeys = (session: string) => turnQueueKeys(SESSION_KEY_PREFIX, session);
 
   const throughQueue = async (): Promise<void> => {
     const chat = nextChat();
     const token = ownerToken();
-    const begun = await queue.begin(chat.session, token, TURN_LEASE_MS, windowsOf(chat.session), WINDOW_MS, chat.names);
+    const begun = await queue.begin(chat.session, token, TURN_LEASE_MS, SESSION_WINDOW, true);
     if (begun.state !== 'head') throw new Error(`the chat start script answered ${begun.state}`);
-    if (!(await queue.leave(chat.session, token, chat.record))) throw new Error('the chat end script found no entry');
+    if (!(await queue.leave(chat.session, token, { mode: 'store', record: chat.record }))) throw new Error('the chat end script found no entry');
   };
   const bareCalls = async (): Promise<void> => {
     const chat = nextChat();
     const token = ownerToken();
-    const begin = beginCall(turnKeys(chat.session), token, TURN_LEASE_MS, windowsOf(chat.session), WINDOW_MS, chat.names);
-    if ((await bare.evalsha(beginSha, begin.keys, begin.args)) === '-') throw new Error('the chat start script failed');
-    const end = endCall(turnKeys(chat.session), token, chat.record);
-    if ((await bare.evalsha(endSha, end.keys, end.args)) === '-') throw new Error('the chat end script failed');
+    const keys = turnKeys(chat.session);
+    const beginArgs = [token, TURN_LEASE_MS, WINDOW_MS, SESSION_WINDOW.max, 1];
+    if ((await bare.evalsha(beginSha, keys, beginArgs)) === '-') throw new Error('the chat start script failed');
+    const { write } = chat.record;
+    const endArgs = [token, 'store', chat.record.ttlMs, MAX_SESSION_MESSAGES, MAX_SESSION_ANSWERS, write.language, write.answer, write.messages[0], write.messages[1]];
+    if ((await bare.evalsha(endSha, keys, endArgs)) === '-') throw new Error('the chat end script failed');
   };
 
   return {

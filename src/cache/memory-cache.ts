@@ -1,5 +1,5 @@
 /**
- * In-process session cache (the default when REDIS_URL is unset), on lru-cache bounded twice: at
+ * In-process session cache (the default when no Redis is configured), on lru-cache bounded twice: at
  * most `maxSessions` sessions (CACHE_MAX_SESSIONS) and at most `maxBytes` of heap (CACHE_MAX_BYTES,
  * docs/api.md#limits), whichever is reached first; the least recently used sessions go first. A session's
  * size is counted honestly (src/cache/heap-bytes.ts: 2 bytes per UTF-16 code unit) and each stored

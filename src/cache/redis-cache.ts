@@ -1,5 +1,6 @@
 /**
- * Session cache in Redis (when REDIS_URL is set): every instance pointed at one Redis shares sessions.
+ * Session cache in Redis (when a Redis is configured: one node, Sentinel or Cluster): every instance
+ * pointed at one Redis shares sessions.
  *
  * Layout per session, all three keys written in one MULTI with the same expiry (so they live and die
  * together; the TTL is refreshed by every write):
@@ -7,14 +8,16 @@
  *   <prefix>{<id>}:a  list of JSON cached answers, RPUSH then LTRIM to the last 8
  *   <prefix>{<id>}:l  the language last replied in
  * (<id> and the parsing of what comes back: redis-session-data.ts.)
- * A MULTI is applied atomically, so concurrent turns from several instances are all kept, each
+ * The three keys share the session's hash tag, so on a Cluster they live in one slot and the MULTI is
+ * single-slot. A MULTI is applied atomically, so concurrent turns from several instances are all kept, each
  * question next to its own answer; none is lost to a read-modify-write race.
  *
  * Failing fast: no offline queue (a command while disconnected fails at once), a short command
  * timeout, at most one retry, and our own deadline on every call; ioredis keeps reconnecting in
  * the background (at most 1 s apart), so the cache works again as soon as Redis is back.
  */
-import { connectRedis, DEFAULT_REDIS_COMMAND_TIMEOUT_MS } from '../shared-state/redis-connection.ts';
+import type { RedisTarget } from '../config/redis-target.ts';
+import { connectRedis, DEFAULT_REDIS_COMMAND_TIMEOUT_MS, redisAnswers } from '../shared-state/redis-connection.ts';
 import { results, SESSION_KEY_PREFIX, sessionEntryOf, sessionKeys, sessionWriteOf } from './redis-session-data.ts';
 import {
   MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, silentCacheEvents, toError,
@@ -22,7 +25,8 @@ import {
 } from './session-cache.ts';
 
 export interface RedisCacheOptions {
-  url: string;
+  /** The configured Redis (a string: one node's URL). */
+  redis: RedisTarget | string;
   ttlSeconds: number;
   commandTimeoutMs?: number;
   events?: CacheEvents;
@@ -49,7 +53,7 @@ export function createRedisCache(opts: RedisCacheOptions): SessionCache {
   const timeoutMs = opts.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const ttlMs = Math.ceil(opts.ttlSeconds * 1000);
   const prefix = opts.keyPrefix ?? SESSION_KEY_PREFIX;
-  const client = connectRedis(opts.url, { commandTimeoutMs: timeoutMs, onOutage: (err) => events.error('connection', err) });
+  const client = connectRedis(opts.redis, { commandTimeoutMs: timeoutMs, onOutage: (err) => events.error('connection', err) });
 
   return {
     async get(key) {
@@ -88,10 +92,10 @@ export function createRedisCache(opts: RedisCacheOptions): SessionCache {
         events.error('recordTurn', toError(err));
       }
     },
-    /** True when Redis answers PING within the command timeout. */
+    /** True when Redis answers PING within the command timeout (on a Cluster: every primary). */
     async ping() {
       try {
-        return (await withDeadline(client.ping(), timeoutMs, 'ping')) === 'PONG';
+        return await withDeadline(redisAnswers(client), timeoutMs, 'ping');
       } catch {
         return false;
       }

@@ -3,20 +3,30 @@
  * parsing of what Redis returns (damaged data is an error, never a half-valid session).
  */
 import type { HistoryItem } from '../../schemas/chat-request.schema.ts';
-import { sessionKeyString, turnRecords, type CachedAnswer, type SessionEntry, type SessionKey, type Turn } from './session-cache.ts';
+import { sessionNameOfKey, turnRecords, type CachedAnswer, type SessionEntry, type SessionKey, type Turn } from './session-cache.ts';
 
 export interface SessionKeys { messages: string; answers: string; language: string }
 
-/** The namespace of session keys unless the cache is given its own. */
-export const SESSION_KEY_PREFIX = 'chat-adapter:session:';
+/** The namespace of every key of a session (its conversation and its turn queue) unless given its own. */
+export const SESSION_KEY_PREFIX = 'chat-adapter:';
 
 /**
- * `<prefix>{<id>}:m|a|l`, <id> = base64url(JSON [orgId, propertyId, sessionId]): injective, so no id
- * can collide with another session's, and free of braces, so `{<id>}` is an exact Cluster hash tag.
+ * `<prefix>{<session name>}`: the base of every key of one session (session-cache.ts
+ * `sessionNameOfKey`: injective and free of braces, so `{<name>}` is an exact Cluster hash tag).
+ * The kept conversation (here) and the turn queue (src/turns/redis-turn-queue.ts) share it, so a
+ * chat's scripts touch one hash slot on any Redis topology.
  */
+export function sessionSlot(prefix: string, sessionName: string): string {
+  return `${prefix}{${sessionName}}`;
+}
+
+/** The kept conversation's keys within the session's slot. */
+export function sessionKeysOfSlot(slot: string): SessionKeys {
+  return { messages: `${slot}:messages`, answers: `${slot}:answers`, language: `${slot}:language` };
+}
+
 export function sessionKeys(prefix: string, key: SessionKey): SessionKeys {
-  const base = `${prefix}{${Buffer.from(sessionKeyString(key)).toString('base64url')}}`;
-  return { messages: `${base}:m`, answers: `${base}:a`, language: `${base}:l` };
+  return sessionKeysOfSlot(sessionSlot(prefix, sessionNameOfKey(key)));
 }
 
 /** What one turn writes: the two history items, the cached answer (JSON each) and the language. */

@@ -67,6 +67,15 @@ export function sessionKeyString(key: SessionKey): string {
   return JSON.stringify([key.orgId, key.propertyId, key.sessionId]);
 }
 
+/**
+ * The session as one short string (turn queue, rate limits, Redis keys): base64url of
+ * `sessionKeyString`, so no two sessions share one, and free of ':' and braces, so it is an exact
+ * Redis Cluster hash tag inside `{...}`.
+ */
+export function sessionNameOfKey(key: SessionKey): string {
+  return Buffer.from(sessionKeyString(key)).toString('base64url');
+}
+
 export function toError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FairSharesConfig } from './fair-shares-config.ts';
+import type { RedisTarget } from './redis-target.ts';
 import type { TracesSamplerConfig } from './sampler-config.ts';
 
 export const ENVIRONMENTS = ['local', 'qa', 'staging', 'prod'] as const;
@@ -47,7 +48,11 @@ export interface Config {
   readonly tracesSampler: TracesSamplerConfig;
   readonly recordMessageText: boolean;
   readonly otlpEndpoint: string | undefined;
-  readonly redisUrl: string | undefined;
+  /**
+   * The shared state's Redis (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES, with their options:
+   * src/config/redis-target.ts); undefined = all shared state in process. Holds secrets: never logged.
+   */
+  readonly redis: RedisTarget | undefined;
   readonly logLevel: string;
   readonly routePrefix: string;
   readonly defaultPhoneRegion: string;

@@ -5,6 +5,7 @@ import { isSupportedCountry } from 'libphonenumber-js';
 import { isTimeZone } from '../reply/property-format.ts';
 import { parseCallerKeys } from './caller-keys.ts';
 import { readFairShares, readHandoffUnsigned, readMetricsPort } from './fair-shares-config.ts';
+import { readRedisTarget } from './redis-target.ts';
 import { readTracesSampler } from './sampler-config.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
@@ -167,7 +168,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     tracesSampler: check(() => readTracesSampler(env)),
     recordMessageText: check(() => envBoolean(env, 'TRACE_MESSAGE_TEXT', false)),
     otlpEndpoint: optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT'),
-    redisUrl: optionalUrl('REDIS_URL', ['redis:', 'rediss:']),
+    redis: check(() => readRedisTarget(env)),
     logLevel: check(() => envChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info')),
     routePrefix: check(() => routePrefix(env)),
     defaultPhoneRegion: check(() => phoneRegion(env)),

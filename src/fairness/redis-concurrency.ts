@@ -8,7 +8,7 @@
  * during an outage with per-instance ceilings.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared-state/redis-connection.ts';
 import { redisScript, type RedisScript } from '../shared-state/redis-script.ts';
 import { once, type Admission, type CeilingCount, type ConcurrencyCeilings } from './concurrency-ceilings.ts';
 import { LocalConcurrency } from './local-concurrency.ts';
@@ -34,14 +34,14 @@ export function concurrencyKey(count: Pick<CeilingCount, 'ceiling' | 'id'>): str
 }
 
 export interface RedisConcurrencyOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly leaseMs: number;
   /** A Redis call failed: this chat is counted in process. */
   readonly onFallback?: (err: Error) => void;
 }
 
 export class RedisConcurrency implements ConcurrencyCeilings {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #leaseMs: number;
   readonly #acquireOne: RedisScript;
   readonly #local: LocalConcurrency;

@@ -1,45 +1,60 @@
 /**
- * In-process rate-limit counters (docs/api.md#rate-limits): @fastify/rate-limit's own LocalStore
- * (fixed windows, least recently used counters let go first). They count every chat without
- * REDIS_URL, and with it the chats whose start could not reach Redis, so the limits then hold per
- * instance instead of switching off. With Redis the shared counters are counted by the start of the
- * turn (src/shared-state/chat-begin-script.ts), under the same keys and rules.
+ * In-process rate-limit counters (docs/api.md#rate-limits): fixed windows, the same rule as the
+ * Redis counters (src/turns/lua/includes/window.lua): a window starts with its first chat and
+ * lasts `windowMs`. They count every chat without Redis, and with it the chats whose start could
+ * not reach Redis, so the limits then hold per instance instead of switching off. Bounded: at most
+ * LOCAL_COUNTERS windows, the least recently counted let go first (a Map in counting order).
  */
-import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import type { RateWindow, WindowCount } from '../turns/rate-windows.ts';
 
-interface Counted {
-  readonly current: number;
-  readonly ttl: number;
-}
-interface Counter {
-  incr(key: string, callback: (err: Error | null, result: Counted) => void, timeWindow: number, max: number): void;
-}
-
-// The plugin's stores are not part of its typed surface: loaded by path, typed here.
-const require = createRequire(import.meta.url);
-const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (continueExceeding: boolean, exponentialBackoff: boolean, cache: number) => Counter;
-
-/** In-process counters kept (least recently used first out); more distinct keys in one minute let the oldest go. */
+/** In-process counters kept; more distinct keys within one window let the least recently counted go. */
 export const LOCAL_COUNTERS = 20_000;
 
-/** Counts windows narrowest first, stopping at the first that refuses (the next ones are not counted). */
-export type WindowCounter = (windows: readonly RateWindow[], windowMs: number) => WindowCount[];
+export interface WindowCounter {
+  /** Counts windows narrowest first, stopping at the first that refuses (the next ones are not counted). */
+  count(windows: readonly RateWindow[], windowMs: number): WindowCount[];
+  /** Gives back one count of each window (its chat did not run); a window that ended meanwhile is left alone. */
+  uncount(windows: readonly RateWindow[]): void;
+}
 
-export function inProcessWindowCounter(): WindowCounter {
-  const store = new LocalStore(false, false, LOCAL_COUNTERS);
-  return (windows, windowMs) => {
-    const counts: WindowCount[] = [];
-    for (const window of windows) {
-      let count: WindowCount | undefined;
-      // LocalStore answers synchronously.
-      store.incr(window.key, (_err, result) => {
-        count = { max: window.max, current: result.current, ttlMs: result.ttl };
-      }, windowMs, window.max);
-      if (count === undefined) throw new Error('the in-process rate-limit store did not answer');
-      counts.push(count);
-      if (count.current > count.max) break;
-    }
-    return counts;
+interface Window {
+  current: number;
+  endsAt: number;
+}
+
+export function inProcessWindowCounter(maxCounters = LOCAL_COUNTERS): WindowCounter {
+  const windows = new Map<string, Window>();
+  const live = (key: string, now: number): Window | undefined => {
+    const window = windows.get(key);
+    return window !== undefined && window.endsAt > now ? window : undefined;
+  };
+  function countOne(key: string, windowMs: number, now: number): Window {
+    let window = live(key, now);
+    windows.delete(key); // re-inserted last: the Map keeps counting order
+    if (window === undefined) window = { current: 0, endsAt: now + windowMs };
+    window.current += 1;
+    windows.set(key, window);
+    if (windows.size > maxCounters) windows.delete(windows.keys().next().value!);
+    return window;
+  }
+  return {
+    count(toCount, windowMs) {
+      const now = performance.now();
+      const counts: WindowCount[] = [];
+      for (const { key, max } of toCount) {
+        const window = countOne(key, windowMs, now);
+        counts.push({ max, current: window.current, ttlMs: Math.max(0, Math.ceil(window.endsAt - now)) });
+        if (window.current > max) break;
+      }
+      return counts;
+    },
+    uncount(toGiveBack) {
+      const now = performance.now();
+      for (const { key } of toGiveBack) {
+        const window = live(key, now);
+        if (window !== undefined && window.current > 0) window.current -= 1;
+      }
+    },
   };
 }

@@ -8,11 +8,12 @@
  * `RateLimit-Remaining`, `RateLimit-Reset` headers; a chat let through gets the same three headers
  * for the limit closest to running out.
  *
- * This hook only names the chat's windows (after caller auth and body validation); the start of
- * the chat's turn counts them (src/http/session-turns.ts), after its Idempotency-Key is claimed, so
- * a replayed answer, a 409 or a 422 is never counted, and a chat refused here gives its key back.
- * With REDIS_URL they are counted in the same Redis script that enters the turn queue (shared by
- * every instance); without it, or while Redis cannot answer, in process.
+ * This hook only names the chat's windows (after caller auth and body validation); the chat's
+ * admission counts them (src/http/chat-admission.ts, src/turns/chat-turns.ts) with its
+ * Idempotency-Key claim, so a replayed answer, a 409 or a 422 is never counted, and a chat refused
+ * here gives its key back. With Redis the session's window is counted in the script that enters
+ * the turn queue and the client's and organisation's each in a call of its own (shared by every
+ * instance); without it, or while Redis cannot answer, in process.
  */
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -75,15 +76,12 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
   const orgPerMin = options.orgPerMin ?? 0;
   const clientPerMin = options.clientPerMin ?? 0;
   if (sessionPerMin === 0 && orgPerMin === 0 && clientPerMin === 0) return;
-  const count = inProcessWindowCounter();
+  const counter = inProcessWindowCounter();
   const body = (request: FastifyRequest) => request.body as SessionOf;
 
-  /** The chat's windows, narrowest first. */
-  const windowsOf = (request: FastifyRequest): RateWindow[] => {
+  /** The windows shared by many sessions, narrowest first. */
+  const sharedWindowsOf = (request: FastifyRequest): RateWindow[] => {
     const windows: RateWindow[] = [];
-    // ':' never occurs in an id (digits, Base64, hex, UUID), so the parts cannot run together; the
-    // placeholder session id counts per conversation (src/pipeline/session-key.ts).
-    if (sessionPerMin > 0) windows.push({ key: `session:${sessionNameOf(body(request))}`, max: sessionPerMin });
     // A caller key's name has no ':' (CALLER_API_KEYS entries are name:key); an IPv6 address has, under its own prefix.
     if (clientPerMin > 0) windows.push({ key: request.caller === undefined ? `client-ip:${request.ip}` : `client-key:${request.caller.name}`, max: clientPerMin });
     if (orgPerMin > 0) windows.push({ key: `org:${body(request).orgId}`, max: orgPerMin });
@@ -97,8 +95,17 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
       done();
       return;
     }
-    const windows = windowsOf(request);
-    request.rateLimitWindows = { windows, windowMs: WINDOW_MS, countLocally: async () => count(windows, WINDOW_MS) };
+    // The placeholder session id counts per conversation (src/pipeline/session-key.ts).
+    const session = sessionPerMin > 0 ? { key: `session:${sessionNameOf(body(request))}`, max: sessionPerMin } : undefined;
+    const shared = sharedWindowsOf(request);
+    const all = session === undefined ? shared : [session, ...shared];
+    request.rateLimitWindows = {
+      session,
+      shared,
+      windowMs: WINDOW_MS,
+      countLocally: async () => counter.count(all, WINDOW_MS),
+      uncountLocally: () => counter.uncount(all),
+    };
     done();
   });
 };

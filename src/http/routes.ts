@@ -20,8 +20,8 @@ import { stepSpans } from '../telemetry/step-span.ts';
 import { takeLatency } from './request-latency.ts';
 import type { SessionTurns } from '../turns/create-session-turns.ts';
 import { turnSessionCache } from '../turns/turn-session-cache.ts';
-import { idempotencyHooks } from './idempotency.ts';
-import { sessionTurnHooks } from './session-turns.ts';
+import { createChatTurns } from '../turns/chat-turns.ts';
+import { chatAdmission } from './chat-admission.ts';
 import { wantsEventStream } from './stream-accept.ts';
 import { streamedChat } from './stream-chat.ts';
 import { replayAsStream } from './stream-replay.ts';
@@ -66,18 +66,19 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
   const spanOptions = { recordMessageText: telemetry.recordMessageText ?? false };
   /** The deps of one chat: while its turn holds the shared queue, the session comes and goes with the turn. */
   const depsOf = (request: FastifyRequest): Deps => {
-    const session = request.sessionTurn?.session;
+    const session = request.chatTurn?.session;
     return session === undefined ? deps : { ...deps, cache: turnSessionCache(deps.cache, session) };
   };
   const metrics = telemetry.metrics;
-  // After body validation, in this order: the Idempotency-Key check and claim, then the session's turn.
-  const idempotency = idempotencyHooks(guards.idempotency, guards.metrics, replayAsStream);
-  const turns = sessionTurnHooks(guards.turns, guards.metrics, telemetry.requestTimeoutMs, tracer, idempotency);
-  const chatHooks = {
-    preHandler: [idempotency.preHandler, turns.preHandler],
-    onSend: [turns.onSend, idempotency.onSend],
-    onResponse: [turns.onResponse, idempotency.onResponse],
-  };
+  // After body validation: the chat's admission (its key, its limits, its session's turn) and its end.
+  const admission = chatAdmission({
+    turns: createChatTurns(guards.idempotency, guards.turns),
+    metrics: guards.metrics,
+    requestTimeoutMs: telemetry.requestTimeoutMs,
+    tracer,
+    streamReplay: replayAsStream,
+  });
+  const chatHooks = { preHandler: admission.preHandler, onSend: admission.onSend, onResponse: admission.onResponse };
 
   /** The JSON answer of a finished pipeline: latency taken now, the reply source on the span and in the cache metric. */
   const answerOf = (request: FastifyRequest, ctx: ChatContext): ChatResponse => {
@@ -91,7 +92,6 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     deps,
     requestTimeoutMs: telemetry.requestTimeoutMs,
     metrics,
-    idempotency,
     run: (request, ctx, observer) => inRequestContext(request, () => chatPipeline.run(ctx, depsOf(request), request.timings, observer)),
     stepObserver: (request, ctx) => stepSpans(tracer, request.span, ctx, spanOptions),
     answerOf,
@@ -100,10 +100,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
   return async (app) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
     // Per-request state of the hooks, as decorations: every request object keeps one shape.
-    app.decorateRequest('idempotencyClaim', undefined);
-    app.decorateRequest('idempotencyKey', undefined);
-    app.decorateRequest('idempotencyPrepared', undefined);
-    app.decorateRequest('sessionTurn', undefined);
+    app.decorateRequest('chatTurn', undefined);
 
     // Probes and scrapes make no trace: their requests get an id, but no span.
     await app.register(async (untraced) => {
@@ -131,7 +128,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       const ctx = newChatContext({
         request: request.body,
         traceId: request.traceId,
-        idempotencyKey: idempotency.keyOf(request),
+        idempotencyKey: request.chatTurn?.idempotencyKey,
         deadlineAt: request.startedAt + telemetry.requestTimeoutMs,
       });
       const observer = stepSpans(tracer, request.span, ctx, spanOptions);

@@ -20,8 +20,7 @@ import type { Metrics, StreamOutcome } from '../telemetry/metrics.ts';
 import { describeError, stackFrames } from '../telemetry/safe-error.ts';
 import { recordError } from '../telemetry/span.ts';
 import { errorReply } from './error-replies.ts';
-import type { IdempotencyHooks } from './idempotency.ts';
-import { releaseTurn } from './session-turns.ts';
+import { takeTurn } from './chat-admission.ts';
 import { UiMessageStreamWriter } from './stream-writer.ts';
 
 /** The step after which the request is known to be valid: the stream opens there. */
@@ -33,7 +32,6 @@ export interface StreamedChatSettings {
   readonly deps: Deps;
   readonly requestTimeoutMs: number;
   readonly metrics: Metrics | undefined;
-  readonly idempotency: IdempotencyHooks;
   /** Runs the pipeline with the request's span active (as the JSON path does). */
   readonly run: (request: FastifyRequest, ctx: ChatContext, observer: StepObserver | undefined) => Promise<unknown>;
   /** The request's step spans, if it is traced. */
@@ -77,7 +75,7 @@ export function streamedChat(settings: StreamedChatSettings) {
     const ctx = newChatContext({
       request: request.body as ChatContext['request'],
       traceId: request.traceId,
-      idempotencyKey: settings.idempotency.keyOf(request),
+      idempotencyKey: request.chatTurn?.idempotencyKey,
       deadlineAt: request.startedAt + settings.requestTimeoutMs,
       textOut: { release: (text) => stream?.text(text, performance.now()) },
     });
@@ -121,13 +119,13 @@ export function streamedChat(settings: StreamedChatSettings) {
       const serialized = reply.serialize(settings.answerOf(request, ctx));
       if (typeof serialized !== 'string') throw new TypeError('the chat answer did not serialize to text');
       body = serialized;
-      // Kept before it goes out, so that a retry after this answer is always a replay.
-      await settings.idempotency.settle(request, body);
+      // Kept before it goes out, so that a retry after this answer is always a replay; then the
+      // session's turn is stored and its next message let go.
+      await takeTurn(request)?.finish(body);
     } catch (err) {
       await fail(request, reply, stream, err);
       return;
     }
-    releaseTurn(request);
     stream.completeText(ctx.response?.response ?? '', performance.now());
     stream.chat(body);
     stream.finish();
@@ -140,11 +138,10 @@ export function streamedChat(settings: StreamedChatSettings) {
     stream.error(errorTextOf(err, request));
     stream.finish(true);
     try {
-      await settings.idempotency.settle(request, undefined);
+      await takeTurn(request)?.abandon();
     } catch (releaseErr) {
       request.log.warn(describeError(releaseErr), 'idempotency claim not released; it expires by itself');
     }
-    releaseTurn(request);
     settle(request, reply, stream, 'failed');
   }
 }

@@ -32,23 +32,12 @@ export type Claim =
 export interface IdempotencyStore {
   /** Claims `scope` for a request with `fingerprint`, or says what holds it. Never throws. */
   claim(scope: string, fingerprint: string): Promise<Claim>;
-  /**
-   * With REDIS_URL: the claim of `scope`, for the start of the chat's turn to make in its own
-   * script (one round trip for both); `claimLocally` when that script could not run.
-   */
-  readonly prepare?: (scope: string, fingerprint: string) => PreparedClaim;
-  /**
-   * Claims in process because Redis could not (`reason`), reported as a fallback. `sent`: the
-   * claim that was sent to Redis and whose reply was lost (a stall, a command timeout); it may
-   * still be made there when Redis resumes, so it is settled as the in-process claim is.
-   */
-  readonly claimLocally?: (scope: string, fingerprint: string, reason: Error, sent?: PreparedClaim) => Promise<Claim>;
   close(): Promise<void>;
 }
 
 /**
- * A claim to be made by someone else's Redis script (the start of a chat): `SET key value PX ms
- * NX`, then `held` when it was set, or `judge` with the record that held the key.
+ * A claim named before it is sent (`SET key value PX ms NX`), then `held` when it was set, or
+ * `judge` with the record that held the key.
  */
 export interface PreparedClaim {
   readonly key: string;

@@ -1,5 +1,5 @@
 /**
- * The in-process idempotency store (no REDIS_URL, or Redis unreachable for a request). Claims in
+ * The in-process idempotency store (no Redis configured, or Redis unreachable for a request). Claims in
  * flight live in a plain Map (at most one per request being processed, never evicted, each with an
  * expiry in case its request never settles); kept answers in an LRU bounded in entries and bytes,
  * each expiring after IDEMPOTENCY_TTL_S. An answer evicted early only means that a late retry runs

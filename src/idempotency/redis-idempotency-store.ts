@@ -1,5 +1,5 @@
 /**
- * The idempotency store in Redis (REDIS_URL): any instance replays an answer kept by another, and
+ * The idempotency store in Redis (any topology): any instance replays an answer kept by another, and
  * the claim is atomic (`SET key value NX PX`), so two instances never both run the same key.
  * One key per record, `<prefix><scope>`, holding JSON:
  *   in flight  {"f": fingerprint, "t": random token}, expiring after the claim time (the request
@@ -7,19 +7,28 @@
  *   kept       {"f": fingerprint, "s": status, "b": body}, expiring after IDEMPOTENCY_TTL_S.
  * Completing and releasing compare the stored value with the holder's own claim first (a Lua
  * script), so a claim that expired and was taken over is never overwritten or deleted.
+ * A kept answer must survive a failover (a retry after it is answered from it, not run again): with
+ * replicas wanted (REDIS_WAIT_REPLICAS), WAIT follows the write in the same pipeline, on the same
+ * connection (replica-ack.ts): one round trip, as without it.
  * Every operation throws on a Redis failure; fallback-idempotency-store.ts decides what then.
  */
-import type { Redis } from 'ioredis';
+import { readLuaFile } from '../shared-state/lua-file.ts';
+import type { RedisClient } from '../shared-state/redis-connection.ts';
+import { noReplicaAcks, type ReplicaAcks } from '../shared-state/replica-ack.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
-import { DELETE_IF_OWNED, REPLACE_IF_OWNED, redisScript } from '../shared-state/redis-script.ts';
+import { redisScript, type ScriptObserver } from '../shared-state/redis-script.ts';
 import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer, PreparedClaim } from './idempotency-store.ts';
 
 export interface RedisIdempotencyOptions {
-  readonly client: Redis;
+  readonly client: RedisClient;
   readonly ttlSeconds: number;
+  /** WAIT after a kept answer is written (default: none). */
+  readonly replicaAcks?: ReplicaAcks;
   readonly claimMs: number;
   /** Key namespace, so that several services can share one Redis. */
   readonly keyPrefix?: string;
+  /** Told of every script call (the Redis latency metric). */
+  readonly observe?: ScriptObserver | undefined;
 }
 
 interface Stored {
@@ -44,16 +53,46 @@ function judge(raw: string, fingerprint: string): Exclude<Claim, HeldClaim> {
 }
 
 export interface RedisIdempotencyStore extends IdempotencyStore {
-  /** The claim of `scope` for a script that makes it together with other work (chat-begin-script.ts). */
+  /** The claim of `scope`, named before it is sent (so that a claim whose reply was lost can be settled later). */
   prepare(scope: string, fingerprint: string): PreparedClaim;
+  /** Makes the prepared claim (one single-key command; a second when the key is held). Throws on a Redis failure. */
+  claimPrepared(claim: PreparedClaim): Promise<Claim>;
 }
+
+const LUA_DIR = new URL('./lua/', import.meta.url).pathname;
+/** The store's scripts, by name (tests name what Redis saw by them). */
+export const IDEMPOTENCY_SCRIPTS = { claim: readLuaFile(LUA_DIR, 'claim'), complete: readLuaFile(LUA_DIR, 'complete'), release: readLuaFile(LUA_DIR, 'release') } as const;
+const COMPLETE_SCRIPT = 'idempotencyComplete';
 
 export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): RedisIdempotencyStore {
   const { client } = options;
   const prefix = options.keyPrefix ?? 'chat-adapter:idempotency:';
   const ttlMs = options.ttlSeconds * 1000;
-  const replaceIfOwned = redisScript(client, 'idempotencyComplete', 1, REPLACE_IF_OWNED);
-  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, DELETE_IF_OWNED);
+  const acks = options.replicaAcks ?? noReplicaAcks;
+  const claimKey = redisScript(client, 'idempotencyClaim', 1, IDEMPOTENCY_SCRIPTS.claim, options.observe);
+  const replaceIfOwned = redisScript(client, COMPLETE_SCRIPT, 1, IDEMPOTENCY_SCRIPTS.complete, options.observe);
+  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, IDEMPOTENCY_SCRIPTS.release, options.observe);
+  /** The kept answer's write, followed in the same round trip by WAIT when replicas are wanted. */
+  const keep = async (key: string, args: readonly (string | number)[]): Promise<void> => {
+    if (acks.wait.replicas === 0) {
+      await replaceIfOwned([key], args);
+      return;
+    }
+    // The script defined by redisScript is a pipeline command too; the pipeline reaches the key's node.
+    const pipeline = client.pipeline();
+    (pipeline as unknown as Record<string, (...a: (string | number)[]) => unknown>)[COMPLETE_SCRIPT]!(key, ...args);
+    acks.append(pipeline);
+    const started = performance.now();
+    const results = await pipeline.exec().catch((err: unknown) => {
+      options.observe?.(COMPLETE_SCRIPT, (performance.now() - started) / 1000, false);
+      throw err;
+    });
+    const written = results?.[0];
+    options.observe?.(COMPLETE_SCRIPT, (performance.now() - started) / 1000, written !== undefined && written[0] === null);
+    if (written === undefined) throw new Error('idempotency answer not written: no reply');
+    if (written[0] !== null) throw written[0];
+    acks.settle(results, 'idempotency');
+  };
 
   function prepare(scope: string, fingerprint: string): PreparedClaim {
     const key = prefix + scope;
@@ -66,7 +105,7 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
         outcome: 'claimed',
         async complete(answer: KeptAnswer) {
           const kept = JSON.stringify({ f: fingerprint, s: answer.status, b: answer.body });
-          await replaceIfOwned([key], [mine, kept, ttlMs]);
+          await keep(key, [mine, kept, ttlMs]);
         },
         async release() {
           await deleteIfOwned([key], [mine]);
@@ -76,18 +115,17 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
     };
   }
 
+  async function claimPrepared(claim: PreparedClaim): Promise<Claim> {
+    const reply = await claimKey([claim.key], [claim.value, claim.ms]);
+    if (Array.isArray(reply) && reply[0] === 1) return claim.held();
+    if (Array.isArray(reply) && reply[0] === 0 && typeof reply[1] === 'string') return claim.judge(reply[1]);
+    throw new Error('unexpected reply shape from the idempotency claim');
+  }
+
   return {
     prepare,
-    async claim(scope, fingerprint) {
-      const claim = prepare(scope, fingerprint);
-      // Twice at most: the other record may expire between the SET and the GET.
-      for (let attempt = 0; attempt < 2; attempt += 1) {
-        if ((await client.set(claim.key, claim.value, 'PX', claim.ms, 'NX')) === 'OK') return claim.held();
-        const current = await client.get(claim.key);
-        if (current !== null) return claim.judge(current);
-      }
-      throw new Error('idempotency claim did not settle');
-    },
+    claimPrepared,
+    claim: (scope, fingerprint) => claimPrepared(prepare(scope, fingerprint)),
     async close() {
       // The connection belongs to the caller (shared with the session turns).
     },

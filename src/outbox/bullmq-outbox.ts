@@ -3,7 +3,9 @@
  * may deliver it, one at a time. BullMQ brings what a hand-made queue would get wrong: retries on
  * our backoff (delivery-policy.ts), its failed set as the dead letter, and stalled-job recovery
  * (a job whose instance died is taken over after its lock lapses).
- * Redis needs `maxmemory-policy noeviction` and persistence (docs/operations.md#redis).
+ * Redis needs `maxmemory-policy noeviction` and persistence (docs/operations.md#redis). A queued
+ * handoff must survive a failover: with replicas wanted (REDIS_WAIT_REPLICAS), a replica
+ * acknowledges the job before the chat answers (replica-ack.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, type JobsOptions } from 'bullmq';
@@ -11,7 +13,10 @@ import type { Handoff } from '../../schemas/handoff.schema.ts';
 import { captureTraceHeaders } from '../clients/handoff-client.ts';
 import { OutboxUnavailableError } from '../errors.ts';
 import type { Logger } from '../pipeline/ports.ts';
-import { connectRedis } from '../shared-state/redis-connection.ts';
+import type { RedisTarget } from '../config/redis-target.ts';
+import { connectRedis, redisAnswers } from '../shared-state/redis-connection.ts';
+import { noReplicaAcks, type ReplicaAcks } from '../shared-state/replica-ack.ts';
+import { legacyJobsPending, LEGACY_BULLMQ_PREFIX } from './bullmq-legacy-prefix.ts';
 import { listJobs, oldestCreatedAt, type HandoffJobData } from './bullmq-jobs.ts';
 import { BULLMQ_ATTEMPTS, BULLMQ_PREFIX, CLOSE_WAIT_MS, startHandoffWorker, type HandoffWorker } from './bullmq-worker.ts';
 import type { RetryPolicy } from './delivery-policy.ts';
@@ -19,8 +24,11 @@ import { deliveryReport } from './delivery-report.ts';
 import { safeReason, silentOutboxEvents, type Deliver, type Outbox, type OutboxEvents } from './outbox.ts';
 
 export interface BullmqOutboxOptions {
-  readonly redisUrl: string;
+  /** The configured Redis (a string: one node's URL). */
+  readonly redis: RedisTarget | string;
   readonly deliver: Deliver;
+  /** WAIT for replicas after each job is written (default: none). */
+  readonly replicaAcks?: ReplicaAcks;
   readonly policy: RetryPolicy;
   readonly logger: Logger;
   readonly events?: OutboxEvents;
@@ -58,7 +66,7 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
   };
 
   // The producer fails fast (no offline queue, short command timeout): a chat never waits on Redis.
-  const producer = connectRedis(options.redisUrl, {
+  const producer = connectRedis(options.redis, {
     commandTimeoutMs: options.commandTimeoutMs ?? 500,
     onOutage: (err) => logger.warn({ store: 'shared', reason: safeReason(err) }, 'shared handoff outbox: Redis unreachable; handoffs go to the local outbox'),
   });
@@ -92,9 +100,35 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
     return getQueue();
   };
 
+  const acks = options.replicaAcks ?? noReplicaAcks;
+  const onCluster = typeof options.redis !== 'string' && options.redis.kind === 'cluster';
   let worker: HandoffWorker | undefined;
+  let legacyWorker: HandoffWorker | undefined;
+  const startWorker = (prefix?: string): HandoffWorker =>
+    startHandoffWorker({
+      redis: options.redis,
+      queueName,
+      ...(prefix === undefined ? {} : { prefix }),
+      deliver,
+      policy,
+      report,
+      events: options.events ?? silentOutboxEvents,
+      logger,
+      logError,
+      concurrency: options.concurrency ?? 8,
+      lockMs,
+      now,
+    });
+  /** Jobs an older version queued under the old prefix get a worker of their own (bullmq-legacy-prefix.ts). */
+  const drainLegacyPrefix = async (): Promise<void> => {
+    if (onCluster || legacyWorker !== undefined || producer.status !== 'ready') return;
+    if (!(await legacyJobsPending(producer, queueName))) return;
+    logger.warn({ store: 'shared', prefix: LEGACY_BULLMQ_PREFIX }, 'handoffs queued under the old key prefix found: delivering them');
+    legacyWorker = startWorker(LEGACY_BULLMQ_PREFIX);
+  };
   let sweeper: NodeJS.Timeout | undefined;
   const sweepDeadLetters = async (): Promise<void> => {
+    await drainLegacyPrefix().catch(() => undefined);
     try {
       const removed = await (await whenConnected()).clean(deadLetterTtlSeconds * 1000, 1_000, 'failed');
       if (removed.length > 0) logger.info({ store: 'shared', dead_letters: removed.length }, 'expired dead-lettered handoffs deleted');
@@ -110,6 +144,8 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
         const q = await whenConnected();
         const at = now();
         await q.add('handoff', { handoff, trace: captureTraceHeaders(), createdAt: at, queuedAt: at }, jobOptions(handoff.handoff_id));
+        // The job's own key leads the WAIT to the node (and connection) that took the write.
+        await acks.confirm(producer, `${BULLMQ_PREFIX}:${queueName}:${handoff.handoff_id}`, 'handoff');
       } catch (err) {
         throw err instanceof OutboxUnavailableError ? err : new OutboxUnavailableError(`shared outbox write failed (${safeReason(err)})`, { cause: err });
       }
@@ -147,32 +183,25 @@ export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
         sweeper = setInterval(() => void sweepDeadLetters(), options.deadLetterSweepMs ?? 3_600_000);
         sweeper.unref();
         void sweepDeadLetters();
+        // Each time Redis is reached again, too: the start may have come before it answered.
+        producer.on('ready', () => void drainLegacyPrefix().catch(() => undefined));
       }
-      worker ??= startHandoffWorker({
-        redisUrl: options.redisUrl,
-        queueName,
-        deliver,
-        policy,
-        report,
-        events: options.events ?? silentOutboxEvents,
-        logger,
-        logError,
-        concurrency: options.concurrency ?? 8,
-        lockMs,
-        now,
-      });
+      worker ??= startWorker();
     },
-    stop: async (graceMs) => (worker === undefined ? 0 : worker.stop(graceMs)),
+    async stop(graceMs) {
+      const [left = 0, legacyLeft = 0] = await Promise.all([worker?.stop(graceMs), legacyWorker?.stop(graceMs)]);
+      return left + legacyLeft;
+    },
     async ready() {
       try {
-        return producer.status === 'ready' && (await producer.ping()) === 'PONG';
+        return producer.status === 'ready' && (await redisAnswers(producer));
       } catch {
         return false;
       }
     },
     async close() {
       clearInterval(sweeper);
-      await worker?.close();
+      await Promise.all([worker?.close(), legacyWorker?.close()]);
       const q = queue;
       queue = undefined;
       if (q !== undefined) {

@@ -11,19 +11,28 @@ export const CLOSE_WAIT_MS = 2_000;
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { backoffDelayMs } from '../clients/backoff.ts';
 import type { Logger } from '../pipeline/ports.ts';
+import type { RedisTarget } from '../config/redis-target.ts';
 import { connectRedis } from '../shared-state/redis-connection.ts';
 import type { HandoffJobData } from './bullmq-jobs.ts';
 import { afterAttempt, expiredReason, isExpired, type RetryPolicy } from './delivery-policy.ts';
 import type { DeliveryReport } from './delivery-report.ts';
 import type { Deliver, OutboxEvents } from './outbox.ts';
 
-export const BULLMQ_PREFIX = 'chat-adapter';
+/**
+ * The queue's key prefix. The braces are a hash tag: every key of the queue hashes to one slot, so
+ * BullMQ's multi-key scripts run on a Redis Cluster (as BullMQ's guide for Cluster says). Before
+ * the tag it was `chat-adapter`: bullmq-legacy-prefix.ts moves what is still queued there.
+ */
+export const BULLMQ_PREFIX = '{chat-adapter}';
 /** Unbounded in practice: HANDOFF_MAX_AGE_S, checked by the processor, is what ends the retries. */
 export const BULLMQ_ATTEMPTS = 1_000_000;
 
 export interface HandoffWorkerOptions {
-  readonly redisUrl: string;
+  /** The configured Redis (a string: one node's URL). */
+  readonly redis: RedisTarget | string;
   readonly queueName: string;
+  /** Default BULLMQ_PREFIX; another only to drain a queue left under an older prefix. */
+  readonly prefix?: string;
   readonly deliver: Deliver;
   readonly policy: RetryPolicy;
   readonly report: DeliveryReport;
@@ -79,7 +88,7 @@ export function startHandoffWorker(options: HandoffWorkerOptions): HandoffWorker
 
   // Blocking reads need a connection that waits (BullMQ requires maxRetriesPerRequest: null);
   // lazy, because BullMQ opens its own duplicates of it.
-  const connection = connectRedis(options.redisUrl, {
+  const connection = connectRedis(options.redis, {
     overrides: { maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined, lazyConnect: true } as object,
   });
   let worker = create();
@@ -87,7 +96,7 @@ export function startHandoffWorker(options: HandoffWorkerOptions): HandoffWorker
   function create(): Worker<HandoffJobData> {
     const w = new Worker<HandoffJobData>(options.queueName, processJob, {
       connection,
-      prefix: BULLMQ_PREFIX,
+      prefix: options.prefix ?? BULLMQ_PREFIX,
       autorun: false,
       concurrency: options.concurrency,
       lockDuration: options.lockMs,

@@ -1,6 +1,6 @@
 /**
  * Picks and wires the handoff outbox from configuration (docs/operations.md#handoffs-and-dead-letters): the local SQLite outbox
- * under DATA_DIR always; with REDIS_URL, the shared BullMQ outbox in front of it (BullMQ and ioredis
+ * under DATA_DIR always; with a Redis configured (any topology), the shared BullMQ outbox in front of it (BullMQ and ioredis
  * are loaded only then: several MiB an instance without Redis does not carry).
  */
 import { join } from 'node:path';
@@ -8,7 +8,9 @@ import type { BackoffPolicy } from '../clients/backoff.ts';
 import { deliverHandoff } from '../clients/handoff-client.ts';
 import { createHandoffSigner } from '../clients/handoff-signature.ts';
 import type { HttpParty } from '../clients/http-json.ts';
+import type { RedisTarget } from '../config/redis-target.ts';
 import type { Logger } from '../pipeline/ports.ts';
+import type { ReplicaAcks } from '../shared-state/replica-ack.ts';
 import { DEFAULT_HANDOFF_BACKOFF, type RetryPolicy } from './delivery-policy.ts';
 import { createFallbackOutbox } from './fallback-outbox.ts';
 import type { Deliver, Outbox, OutboxEvents } from './outbox.ts';
@@ -27,7 +29,10 @@ export interface OutboxTuning {
 export interface HandoffOutboxConfig {
   /** DATA_DIR: the local outbox's file lives here. */
   readonly dataDir: string;
-  readonly redisUrl: string | undefined;
+  /** The configured Redis (a string: one node's URL); undefined: the local outbox alone. */
+  readonly redis: RedisTarget | string | undefined;
+  /** WAIT for replicas after each shared job is written (REDIS_WAIT_REPLICAS). */
+  readonly replicaAcks?: ReplicaAcks;
   /** HANDOFF_MAX_AGE_S. */
   readonly maxAgeSeconds: number;
   /** HANDOFF_DEAD_LETTER_TTL_S: dead letters (local and shared) are deleted this long after they died. */
@@ -61,10 +66,11 @@ export async function createHandoffOutbox(config: HandoffOutboxConfig): Promise<
     ...(config.deadLetterTtlSeconds === undefined ? {} : { deadLetterTtlMs: config.deadLetterTtlSeconds * 1000 }),
     ...(tuning.pollIntervalMs === undefined ? {} : { pollIntervalMs: tuning.pollIntervalMs }),
   });
-  if (config.redisUrl === undefined) return local;
+  if (config.redis === undefined) return local;
   const { createBullmqOutbox } = await import('./bullmq-outbox.ts');
   const shared = createBullmqOutbox({
-    redisUrl: config.redisUrl,
+    redis: config.redis,
+    ...(config.replicaAcks === undefined ? {} : { replicaAcks: config.replicaAcks }),
     deliver,
     policy,
     logger,

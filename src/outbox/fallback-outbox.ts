@@ -1,5 +1,5 @@
 /**
- * With REDIS_URL: the shared (Redis) outbox first, and the local (SQLite) outbox when Redis cannot
+ * With a Redis configured (any topology): the shared (Redis) outbox first, and the local (SQLite) outbox when Redis cannot
  * take a handoff (docs/operations.md#handoffs-and-dead-letters), so an escalation is kept whenever either can be written. Both
  * deliver in the background: Redis's jobs by any instance, the local ones by this instance.
  */

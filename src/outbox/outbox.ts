@@ -2,7 +2,7 @@
  * The durable handoff outbox (docs/operations.md#handoffs-and-dead-letters): a handoff is written before the reply goes out and
  * delivered in the background, at least once, until it is delivered or dead-lettered. Two stores
  * behind this one interface: sqlite-outbox.ts (local, under DATA_DIR) and bullmq-outbox.ts
- * (shared, Redis); fallback-outbox.ts puts them together when REDIS_URL is set.
+ * (shared, Redis); fallback-outbox.ts puts them together when a Redis is configured.
  */
 import type { Handoff } from '../../schemas/handoff.schema.ts';
 import type { DeliveryOutcome } from '../clients/handoff-client.ts';

@@ -1,5 +1,5 @@
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
-import type { SessionKey } from '../cache/session-cache.ts';
+import { sessionNameOfKey, type SessionKey } from '../cache/session-cache.ts';
 
 /** The literal session id callers send when they have none; it names no real session. */
 export const PLACEHOLDER_SESSION_ID = 'fake_service_session_id';
@@ -19,11 +19,7 @@ export function sessionKeyOf(request: SessionOf): SessionKey {
   return { orgId: request.orgId, propertyId: request.propertyId, sessionId };
 }
 
-/**
- * The session as one string (turn queue, rate limits): the members are validated ids (digits,
- * Base64, hex, UUID) with no ':', so the parts cannot run together.
- */
+/** The session as one string (turn queue, rate limits, the hash tag of its Redis keys): session-cache.ts `sessionNameOfKey`. */
 export function sessionNameOf(request: SessionOf): string {
-  const key = sessionKeyOf(request);
-  return `${key.orgId}:${key.propertyId}:${key.sessionId}`;
+  return sessionNameOfKey(sessionKeyOf(request));
 }

@@ -9,12 +9,15 @@ export type IdempotencyOutcome = 'new' | 'replayed' | 'in_flight' | 'mismatch';
 /** `turn`: the message got its turn; `deadline`: its deadline passed while waiting (503). */
 export type TurnWaitOutcome = 'turn' | 'deadline';
 export type SharedStateFeature = 'idempotency' | 'turns';
+/** A Redis script call of a chat, timed from send to reply (or failure). */
+export type RedisCallObserver = (script: string, seconds: number, ok: boolean) => void;
 
 export interface RequestMetrics {
   countIdempotent(outcome: IdempotencyOutcome): void;
   observeTurnWait(seconds: number, outcome: TurnWaitOutcome): void;
   countLeaseExpired(): void;
   countSharedStateFallback(feature: SharedStateFeature): void;
+  observeRedisCall: RedisCallObserver;
 }
 
 export const noRequestMetrics: RequestMetrics = {
@@ -22,6 +25,7 @@ export const noRequestMetrics: RequestMetrics = {
   observeTurnWait: () => {},
   countLeaseExpired: () => {},
   countSharedStateFallback: () => {},
+  observeRedisCall: () => {},
 };
 
 // Seconds: most messages do not wait at all; a queued one waits for a whole turn (up to the deadline).
@@ -53,6 +57,14 @@ export function createRequestMetrics(registry: Registry): RequestMetrics {
     labelNames: ['feature'] as const,
     registers,
   });
+  // A Redis call is sub-millisecond when healthy; a stall shows as the 200 ms command timeout.
+  const redisCalls = new Histogram({
+    name: 'chat_adapter_redis_command_duration_seconds',
+    help: "Time of a chat's Redis calls (one script each: chatBegin, chatEnd, turnPoll, turnRenew, countWindow, idempotencyClaim, ...), from send to reply, by outcome (ok, error: refused, timed out, failed over).",
+    labelNames: ['command', 'outcome'] as const,
+    buckets: [0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers,
+  });
   // Zero-valued series exist from the start, so rates and alerts work before the first event.
   for (const outcome of ['new', 'replayed', 'in_flight', 'mismatch'] as const) idempotent.inc({ outcome }, 0);
   for (const feature of ['idempotency', 'turns'] as const) fallbacks.inc({ feature }, 0);
@@ -62,5 +74,6 @@ export function createRequestMetrics(registry: Registry): RequestMetrics {
     observeTurnWait: (seconds, outcome) => turnWait.observe({ outcome }, seconds),
     countLeaseExpired: () => leasesExpired.inc(),
     countSharedStateFallback: (feature) => fallbacks.inc({ feature }),
+    observeRedisCall: (command, seconds, ok) => redisCalls.observe({ command, outcome: ok ? 'ok' : 'error' }, seconds),
   };
 }

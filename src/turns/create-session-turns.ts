@@ -1,13 +1,12 @@
 /**
  * One turn at a time per session (docs/api.md#one-turn-at-a-time-per-session): the in-process line
  * (local-turn-queue.ts) always, and with REDIS_URL the shared queue (shared-session-turns.ts) on
- * top, so two instances never run turns of one session at once. The start of a chat also counts
- * its rate limits (docs/api.md#rate-limits) when the HTTP layer hands them over: with Redis both
- * happen in one script, together with reading the session when the turn is free.
+ * top, so two instances never run turns of one session at once. The start of a chat also claims
+ * its Idempotency-Key and counts its rate limits (docs/api.md#rate-limits) when it is handed them:
+ * with Redis all in one round trip, together with reading the session when the turn is free.
  */
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { SessionEntry, SessionKey, Turn } from '../cache/session-cache.ts';
-import type { ScriptClaim } from '../shared-state/chat-begin-script.ts';
 import { createLocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type RateWindows, type WindowCount } from './rate-windows.ts';
 import { sharedTurns } from './shared-session-turns.ts';
@@ -48,30 +47,24 @@ export interface TurnStart {
   readonly session?: SessionKey;
   /** Rate-limit windows to count before the message enters the queue; refused, it never enters. */
   readonly limits?: RateWindows | undefined;
-  /** The chat's Idempotency-Key claim, made first (shared queue only); a key already held ends the start. */
-  readonly claim?: StartClaim | undefined;
-}
-
-export interface StartClaim extends ScriptClaim {
   /**
-   * Redis could not be asked (`reason`): the key is claimed in process instead; false when that
-   * answered the chat (a replay, 409, 422). `sent`: the start script was sent and its reply lost,
-   * so it may still claim the key on Redis.
+   * The chat's Idempotency-Key claim, made with the start (with Redis, sent at the same time); false
+   * when it answered the chat itself (a replay, 409, 422): nothing is then counted or queued.
    */
-  claimLocally(reason: Error, sent: boolean): Promise<boolean>;
+  readonly claim?: (() => Promise<boolean>) | undefined;
+  /**
+   * Aborts when the caller left: a message still waiting then leaves the queue without running,
+   * and gives back what it counted (`turn` undefined, `gone` true).
+   */
+  readonly callerGone?: AbortSignal | undefined;
 }
 
 export type TurnOutcome =
   | { readonly kind: 'refused'; readonly counts: readonly WindowCount[] }
-  /** `start.claim`'s key was already claimed: `record` is what holds it. Not counted, not queued. */
-  | { readonly kind: 'taken'; readonly record: string }
-  /** The in-process claim answered the chat itself. Not counted, not queued. */
+  /** The Idempotency-Key claim answered the chat itself. Not counted, not queued. */
   | { readonly kind: 'answered' }
-  /**
-   * `turn` undefined: the deadline passed while the message waited. `claimed`: the start script
-   * made `start.claim` (an in-process claim was adopted by `claimLocally` itself).
-   */
-  | { readonly kind: 'turn'; readonly counts: readonly WindowCount[]; readonly turn: SessionTurn | undefined; readonly claimed: boolean };
+  /** `turn` undefined: the deadline passed while the message waited, or its caller left (`callerGone`). */
+  | { readonly kind: 'turn'; readonly counts: readonly WindowCount[]; readonly turn: SessionTurn | undefined };
 
 export interface SessionTurns {
   /**
@@ -88,10 +81,12 @@ export interface SessionTurnEvents {
   fallback(operation: string, err: Error): void;
   /** A turn outlived its lease (the next message elsewhere may have started). */
   leaseExpired(): void;
+  /** Every Redis script call: its name, seconds from send to reply, whether Redis answered. */
+  redisCall?: (script: string, seconds: number, ok: boolean) => void;
 }
 
 export interface SessionTurnsConfig {
-  readonly redis?: Redis | undefined;
+  readonly redis?: Redis | Cluster | undefined;
   readonly events?: SessionTurnEvents;
   /**
    * CACHE_TIMEOUT: with it, the shared queue reads the session with the turn and stores the turn
@@ -111,10 +106,13 @@ export function createSessionTurns(config: SessionTurnsConfig = {}): SessionTurn
       return local.activeSessions;
     },
     async begin(sessionKey, deadlineAt, start) {
-      if (start.claim !== undefined && !(await start.claim.claimLocally(new Error('no shared store'), false))) return { kind: 'answered' };
+      if (start.claim !== undefined && !(await start.claim())) return { kind: 'answered' };
       const counts = start.limits === undefined ? NONE : await start.limits.countLocally();
       if (isRefused(counts)) return { kind: 'refused', counts };
-      return { kind: 'turn', counts, turn: await local.acquire(sessionKey, deadlineAt), claimed: false };
+      const turn = await local.acquire(sessionKey, deadlineAt, start.callerGone);
+      // A caller that left while its message waited: it never ran, so it is not counted.
+      if (turn === undefined && start.callerGone?.aborted === true) start.limits?.uncountLocally();
+      return { kind: 'turn', counts, turn };
     },
   };
 }

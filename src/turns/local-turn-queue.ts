@@ -14,10 +14,10 @@ export interface LocalTurn {
 export interface LocalTurnQueue {
   /**
    * Resolves with the turn once every earlier message of the session has released its own, or with
-   * undefined when `deadlineAt` (performance.now() clock) comes first: the message then leaves the
-   * line without ever holding the turn.
+   * undefined when `deadlineAt` (performance.now() clock) comes first, or `callerGone` aborts (the
+   * caller left): the message then leaves the line without ever holding the turn.
    */
-  acquire(sessionKey: string, deadlineAt: number): Promise<LocalTurn | undefined>;
+  acquire(sessionKey: string, deadlineAt: number, callerGone?: AbortSignal): Promise<LocalTurn | undefined>;
   /** Sessions with a message holding or waiting for the turn. */
   readonly activeSessions: number;
   /** True while a message of the session holds or waits for the turn. */
@@ -53,7 +53,7 @@ export function createLocalTurnQueue(): LocalTurnQueue {
       return lines.size;
     },
     busy: (sessionKey) => lines.has(sessionKey),
-    acquire(sessionKey, deadlineAt) {
+    acquire(sessionKey, deadlineAt, callerGone) {
       const waiter: Waiter = {};
       const line = lines.get(sessionKey);
       if (line === undefined) {
@@ -61,16 +61,21 @@ export function createLocalTurnQueue(): LocalTurnQueue {
         return Promise.resolve(turnOf(sessionKey, waiter));
       }
       const left = deadlineAt - performance.now();
-      if (left <= 0) return Promise.resolve(undefined);
+      if (left <= 0 || callerGone?.aborted === true) return Promise.resolve(undefined);
       return new Promise((resolve) => {
-        const timer = setTimeout(() => {
+        const leaveLine = () => {
           const at = line.indexOf(waiter);
           if (at <= 0) return; // already woken (at 0) or gone
           line.splice(at, 1);
+          clearTimeout(timer);
+          callerGone?.removeEventListener('abort', leaveLine);
           resolve(undefined);
-        }, left);
+        };
+        const timer = setTimeout(leaveLine, left);
+        callerGone?.addEventListener('abort', leaveLine, { once: true });
         waiter.wake = () => {
           clearTimeout(timer);
+          callerGone?.removeEventListener('abort', leaveLine);
           resolve(turnOf(sessionKey, waiter));
         };
         line.push(waiter);

@@ -1,71 +1,79 @@
 /**
- * docs/api.md#one-turn-at-a-time-per-session across instances: a per-session queue in Redis whose head holds the session's turn
- * (a fair lease). A plain `SET NX` lease would let the instance that releases it take it again
- * before a waiter elsewhere polls, breaking arrival order; a ticket queue keeps that order.
+ * docs/api.md#one-turn-at-a-time-per-session across instances: a per-session queue in Redis whose
+ * head holds the session's turn (a fair lease). A plain `SET NX` lease would let the instance that
+ * releases it take it again before a waiter elsewhere polls, breaking arrival order; a ticket queue
+ * keeps that order.
  *
- * Per session, three keys in one hash slot (`{<session>}`):
- *   :q  sorted set  token -> ticket (arrival order, from :n)
- *   :e  sorted set  token -> lease expiry (Redis clock, ms)
- *   :n  ticket counter
- * Each entry is named by its owner's unique token and holds a short lease (create-session-turns.ts
- * renews it while the message waits or runs). Every script acts on the caller's own token only and
- * is safe to repeat: an enter or leave whose reply was lost (a Redis stall, a command timeout) is
- * sent again with the same token and changes nothing the first one did. Every script first drops
- * expired entries, so a waiter that finds the head's lease expired (its instance died, or lost
- * Redis mid-turn) takes over. The keys expire with their longest-lived entry and are deleted when the
- * last entry leaves, so an idle session leaves nothing behind. Redis's own clock (TIME) is used, so
- * instances with skewed clocks agree.
+ * Every key of a session lives in one hash slot, `<prefix>{<session name>}:...` (sessionSlot): the
+ * queue (`turns`: token -> ticket, `leases`: token -> lease expiry, `tickets`: the counter), the
+ * session's rate window (`rate`) and its kept conversation (`messages`, `answers`, `language`). So
+ * each script below is single-slot on Redis Cluster, and every key it touches is passed in KEYS.
  *
- * A chat's own start and end are one script each (src/shared-state/chat-begin-script.ts, chat-end-
- * script.ts): the start also counts its rate limits and reads the session when it gets the turn at
- * once, the end also stores the turn; a poll that finds the entry at the head reads the session too.
- * The Lua of all of them: src/shared-state/turn-queue-lua.ts.
+ * Each entry is named by its owner's unique token and holds a short lease (shared-entry.ts renews
+ * it). Every script acts on the caller's own token only and is safe to repeat: an enter or leave
+ * whose reply was lost is sent again with the same token and changes nothing the first one did.
+ * Every script first drops expired entries, so a waiter that finds the head's lease expired (its
+ * instance died) takes over. The keys expire with their longest-lived entry and are deleted when
+ * the last entry leaves. Redis's own clock (TIME) is used, so instances with skewed clocks agree.
+ *
+ * The scripts are the `.lua` files in ./lua (each names its KEYS and ARGV), sent by SHA (EVALSHA)
+ * and loaded again when Redis answers NOSCRIPT (a restart, a failover to a replica that never saw them).
  */
-import type { Redis } from 'ioredis';
-import { beginCall, CHAT_BEGIN, parseBeginReply, type BeginReply, type RawSession, type ScriptClaim } from '../shared-state/chat-begin-script.ts';
-import { CHAT_END, endCall, type TurnRecord } from '../shared-state/chat-end-script.ts';
-import { redisScript, redisScriptWithKeys } from '../shared-state/redis-script.ts';
-import { SESSION_LUA, TURN_QUEUE_LUA } from '../shared-state/turn-queue-lua.ts';
-import type { RateWindow } from './rate-windows.ts';
+import type { Cluster, Redis } from 'ioredis';
+import { sessionKeysOfSlot, sessionSlot, SESSION_KEY_PREFIX, type SessionWrite } from '../cache/redis-session-data.ts';
+import { MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES } from '../cache/session-cache.ts';
+import { readLuaFile } from '../shared-state/lua-file.ts';
+import { redisScript, type ScriptObserver } from '../shared-state/redis-script.ts';
+import type { WindowCount } from './rate-windows.ts';
 
-// KEYS q e n; ARGV token leaseMs -> 1 renewed, 0 the entry is gone (its lease had expired).
-const RENEW = `${TURN_QUEUE_LUA}
-local now = now_ms()
-prune(KEYS[1], KEYS[2], now)
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
-lease(KEYS[1], KEYS[2], KEYS[3], ARGV[1], now + tonumber(ARGV[2]))
-return 1`;
-
-// KEYS q e, then m a l to read the session at the head; ARGV token -> {1} head (with the session
-// when asked), {0} still waiting, {-1} the entry is gone (expired, or Redis lost it).
-const POLL = `${TURN_QUEUE_LUA}${SESSION_LUA}
-prune(KEYS[1], KEYS[2], now_ms())
-if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return {-1} end
-if not head_is(KEYS[1], ARGV[1]) then return {0} end
-if #KEYS == 5 then return {1, read_session(KEYS[3], KEYS[4], KEYS[5])} end
-return {1}`;
-
-/** The queue's own scripts, by name (tests name what Redis saw by them). */
-export const TURN_QUEUE_SCRIPTS = { renew: RENEW, poll: POLL } as const;
+const LUA_DIR = new URL('./lua/', import.meta.url).pathname;
+/** Every script of the queue, by name (tests and the benchmark name what Redis saw by them). */
+export const TURN_SCRIPTS = {
+  begin: readLuaFile(LUA_DIR, 'chat-begin'),
+  end: readLuaFile(LUA_DIR, 'chat-end'),
+  poll: readLuaFile(LUA_DIR, 'turn-poll'),
+  renew: readLuaFile(LUA_DIR, 'turn-renew'),
+} as const;
 
 export type PollResult = 'head' | 'waiting' | 'gone';
 
+/** What Redis holds for a session's three keys: messages, answers, language (redis-session-data.ts parses it). */
+export type RawSession = readonly [unknown, unknown, unknown];
+
+/** The session's own rate window, counted by the start script. */
+export interface SessionWindow {
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+export type BeginReply =
+  | { readonly state: 'refused'; readonly counts: readonly WindowCount[] }
+  | { readonly state: 'waiting' | 'head'; readonly counts: readonly WindowCount[]; readonly session: RawSession | undefined };
+
+/** A turn to store with the leave: what to write and for how long. */
+export interface TurnRecord {
+  readonly ttlMs: number;
+  readonly write: SessionWrite;
+}
+
+/** How an entry leaves: plainly, storing its turn, or giving back its session window count (the chat did not run). */
+export type Leave = { readonly mode: 'leave' } | { readonly mode: 'store'; readonly record: TurnRecord } | { readonly mode: 'uncount' };
+
 export interface RedisTurnQueue {
   /**
-   * Claims `claim` (when given), counts `windows` and, when none refuses, enters
-   * (chat-begin-script.ts); with `sessionKeys` (m a l) the session is read too when the entry is
-   * the head. Throws on a Redis failure.
+   * Counts `window` (when given) and, when it does not refuse, enters; with `read` the session is
+   * read too when the entry is the head. Throws on a Redis failure.
    */
-  begin(sessionKey: string, token: string, leaseMs: number, windows: readonly RateWindow[], windowMs: number, sessionKeys?: readonly string[], claim?: ScriptClaim): Promise<BeginReply>;
+  begin(session: string, token: string, leaseMs: number, window: SessionWindow | undefined, read: boolean): Promise<BeginReply>;
   /** Extends the entry's lease; false when it had already expired. Throws on a Redis failure. */
-  renew(sessionKey: string, token: string, leaseMs: number): Promise<boolean>;
-  /** Where the entry stands; with `sessionKeys` (m a l) the session is read too when the entry is the head. */
-  pollReading(sessionKey: string, token: string, sessionKeys: readonly string[]): Promise<{ state: PollResult; session?: RawSession }>;
+  renew(session: string, token: string, leaseMs: number): Promise<boolean>;
+  /** Where the entry stands; with `read` the session is read too when the entry is the head. */
+  poll(session: string, token: string, read: boolean): Promise<{ state: PollResult; session?: RawSession }>;
   /**
-   * Leaves the queue; false when the entry was not there (expired, or left before). With `record`
-   * the turn is stored in the session in the same script, only while the entry held the turn.
+   * Leaves the queue; false when the entry was not there (expired, or left before). A turn is
+   * stored only while the entry held the turn.
    */
-  leave(sessionKey: string, token: string, record?: TurnRecord): Promise<boolean>;
+  leave(session: string, token: string, how?: Leave): Promise<boolean>;
   /**
    * False while the connection is down: a command then fails at once without being sent (no
    * offline queue), so it cannot have left anything in Redis.
@@ -73,42 +81,70 @@ export interface RedisTurnQueue {
   readonly connected: boolean;
 }
 
-const POLL_STATES = new Map<unknown, PollResult>([[1, 'head'], [0, 'waiting'], [-1, 'gone']]);
-
-export const TURN_KEY_PREFIX = 'chat-adapter:turn:';
-
-/** A session's queue keys q e n, in one hash slot (`{<session>}`). */
-export function turnQueueKeys(keyPrefix: string, sessionKey: string): string[] {
-  const base = `${keyPrefix}{${sessionKey}}`;
-  return [`${base}:q`, `${base}:e`, `${base}:n`];
+/** A session's seven keys, in its one hash slot: turns leases tickets rate messages answers language. */
+export function turnQueueKeys(keyPrefix: string, session: string): string[] {
+  const slot = sessionSlot(keyPrefix, session);
+  const kept = sessionKeysOfSlot(slot);
+  return [`${slot}:turns`, `${slot}:leases`, `${slot}:tickets`, `${slot}:rate`, kept.messages, kept.answers, kept.language];
 }
 
-export function createRedisTurnQueue(client: Redis, keyPrefix = TURN_KEY_PREFIX): RedisTurnQueue {
-  const renew = redisScript(client, 'turnRenew', 3, RENEW);
-  const poll = redisScriptWithKeys(client, 'turnPoll', POLL);
-  const begin = redisScriptWithKeys(client, 'chatBegin', CHAT_BEGIN);
-  const end = redisScriptWithKeys(client, 'chatEnd', CHAT_END);
-  const keys = (sessionKey: string) => turnQueueKeys(keyPrefix, sessionKey);
+const POLL_STATES = new Map<unknown, PollResult>([[1, 'head'], [0, 'waiting'], [-1, 'gone']]);
+const shapeError = (script: string) => new Error(`unexpected reply shape from the ${script} script`);
+
+function parseCounts(raw: unknown, window: SessionWindow | undefined): WindowCount[] {
+  if (!Array.isArray(raw)) throw shapeError('chat start');
+  return raw.map((pair): WindowCount => {
+    if (window === undefined || !Array.isArray(pair) || typeof pair[0] !== 'number' || typeof pair[1] !== 'number') throw shapeError('chat start');
+    return { max: window.max, current: pair[0], ttlMs: pair[1] };
+  });
+}
+
+function parseSession(raw: unknown, script: string): RawSession | undefined {
+  if (raw === undefined) return undefined;
+  if (!Array.isArray(raw) || raw.length !== 3) throw shapeError(script);
+  return raw as unknown as RawSession;
+}
+
+export function parseBeginReply(reply: unknown, window: SessionWindow | undefined): BeginReply {
+  if (!Array.isArray(reply)) throw shapeError('chat start');
+  const counts = parseCounts(reply[1], window);
+  if (reply[0] === -1) return { state: 'refused', counts };
+  if (reply[0] !== 0 && reply[0] !== 1) throw shapeError('chat start');
+  return { state: reply[0] === 1 ? 'head' : 'waiting', counts, session: parseSession(reply[2], 'chat start') };
+}
+
+function leaveArgs(token: string, how: Leave): (string | number)[] {
+  if (how.mode !== 'store') return [token, how.mode];
+  const { ttlMs, write } = how.record;
+  return [token, 'store', ttlMs, MAX_SESSION_MESSAGES, MAX_SESSION_ANSWERS, write.language, write.answer, write.messages[0], write.messages[1]];
+}
+
+export function createRedisTurnQueue(client: Redis | Cluster, keyPrefix = SESSION_KEY_PREFIX, observe?: ScriptObserver): RedisTurnQueue {
+  const begin = redisScript(client, 'chatBegin', 7, TURN_SCRIPTS.begin, observe);
+  const end = redisScript(client, 'chatEnd', 7, TURN_SCRIPTS.end, observe);
+  const poll = redisScript(client, 'turnPoll', 5, TURN_SCRIPTS.poll, observe);
+  const renew = redisScript(client, 'turnRenew', 3, TURN_SCRIPTS.renew, observe);
+  const keys = (session: string) => turnQueueKeys(keyPrefix, session);
   const ms = (leaseMs: number) => Math.max(1, Math.ceil(leaseMs));
-  const pollReading = async (sessionKey: string, token: string, sessionKeys: readonly string[]) => {
-    const reply = await poll([...keys(sessionKey).slice(0, 2), ...sessionKeys], [token]);
-    const state = Array.isArray(reply) ? POLL_STATES.get(reply[0]) : undefined;
-    if (state === undefined) throw new Error('unexpected reply shape from the turn poll');
-    const session = (reply as unknown[])[1];
-    return Array.isArray(session) ? { state, session: session as unknown as RawSession } : { state };
-  };
   return {
-    async begin(sessionKey, token, leaseMs, windows, windowMs, sessionKeys, claim) {
-      const call = beginCall(keys(sessionKey), token, ms(leaseMs), windows, windowMs, sessionKeys, claim);
-      return parseBeginReply(await begin(call.keys, call.args), windows);
+    async begin(session, token, leaseMs, window, read) {
+      const args = [token, ms(leaseMs), window?.windowMs ?? 0, window?.max ?? 0, read ? 1 : 0];
+      return parseBeginReply(await begin(keys(session), args), window);
     },
-    async renew(sessionKey, token, leaseMs) {
-      return (await renew(keys(sessionKey), [token, ms(leaseMs)])) === 1;
+    async renew(session, token, leaseMs) {
+      const [turns, leases, tickets] = keys(session);
+      return (await renew([turns!, leases!, tickets!], [token, ms(leaseMs)])) === 1;
     },
-    pollReading,
-    async leave(sessionKey, token, record) {
-      const call = endCall(keys(sessionKey), token, record);
-      return (await end(call.keys, call.args)) === 1;
+    async poll(session, token, read) {
+      const [turns, leases, , , messages, answers, language] = keys(session);
+      const reply = await poll([turns!, leases!, messages!, answers!, language!], [token, read ? 1 : 0]);
+      const state = Array.isArray(reply) ? POLL_STATES.get(reply[0]) : undefined;
+      if (state === undefined) throw shapeError('turn poll');
+      const kept = parseSession((reply as unknown[])[1], 'turn poll');
+      return kept === undefined ? { state } : { state, session: kept };
+    },
+    async leave(session, token, how = { mode: 'leave' }) {
+      return (await end(keys(session), leaveArgs(token, how))) === 1;
     },
     get connected() {
       return client.status === 'ready';

@@ -7,8 +7,8 @@
  * blocking the session until its lease runs out.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TurnRecord } from '../shared-state/chat-end-script.ts';
-import type { RedisTurnQueue } from './redis-turn-queue.ts';
+import { toError } from '../errors.ts';
+import type { Leave, RedisTurnQueue } from './redis-turn-queue.ts';
 
 /** An entry not renewed for this long is dropped by the next message of its session (its instance died). */
 export const TURN_LEASE_MS = 2_000;
@@ -29,12 +29,10 @@ export interface SharedEntry {
   hold(): void;
   /**
    * Stops renewing and removes the entry, retrying through a stall; idempotent, never throws.
-   * `record`, the turn to store, is stored with the leave (once, and only while the entry held the turn).
+   * A turn to store is stored with the leave (once, and only while the entry held the turn).
    */
-  leave(record?: TurnRecord): void;
+  leave(how?: Leave): void;
 }
-
-const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
 export function sharedEntry(queue: RedisTurnQueue, sessionKey: string, token: string, events: SharedEntryEvents): SharedEntry {
   let holding = false;
@@ -71,11 +69,11 @@ export function sharedEntry(queue: RedisTurnQueue, sessionKey: string, token: st
   }
   schedule();
 
-  async function leaveUntilAnswered(record: TurnRecord | undefined) {
+  async function leaveUntilAnswered(how: Leave | undefined) {
     const giveUpAt = Date.now() + LEAVE_RETRY_FOR_MS;
     for (let attempt = 0; ; attempt += 1) {
       try {
-        if (!(await queue.leave(sessionKey, token, record))) lost();
+        if (!(await queue.leave(sessionKey, token, how))) lost();
         return;
       } catch (err) {
         fail('leave', err);
@@ -89,11 +87,11 @@ export function sharedEntry(queue: RedisTurnQueue, sessionKey: string, token: st
     hold() {
       holding = true;
     },
-    leave(record) {
+    leave(how) {
       if (left) return;
       left = true;
       clearTimeout(timer);
-      void leaveUntilAnswered(record);
+      void leaveUntilAnswered(how);
     },
   };
 }

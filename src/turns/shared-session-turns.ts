@@ -1,142 +1,181 @@
 /**
- * Session turns with REDIS_URL: a message takes its Redis ticket when it arrives (so arrival order
+ * Session turns with Redis: a message takes its Redis ticket when it arrives (so arrival order
  * holds across instances), waits for its local turn, then polls Redis with a short backoff until
  * its ticket is at the head. All of it within the message's own deadline. Its entry holds a short
  * lease, renewed while it waits and runs, and always leaves Redis (shared-entry.ts), so neither a
  * Redis stall nor a dead instance strands a session for longer than that lease.
  *
- * The start is one script (count the rate limits, enter, read the session at the head) and the end
- * one more (store the turn, leave): a chat whose session is free costs Redis two round trips.
- * When Redis cannot be reached the message goes on in in-process order, its rate limits counted
- * in process and its session through the session cache (docs/api.md#when-a-party-fails): a
- * warning and a metric, never a failed chat.
+ * The start sends, at once, the session's start script (its rate window, the queue, the session
+ * read at the head: one hash slot), the Idempotency-Key claim and the counts of the windows shared
+ * by many sessions (one single-slot call each): one round trip. A chat answered from its key, or
+ * refused by a window, gives back what the others counted and leaves the queue. The end is one
+ * more script (store the turn, leave). When Redis cannot be reached the message goes on in
+ * in-process order, its rate limits counted in process and its session through the session cache
+ * (docs/api.md#when-a-party-fails): a warning and a metric, never a failed chat. A failover in
+ * progress is such an outage.
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
-import { SESSION_KEY_PREFIX, sessionEntryOf, sessionKeys, sessionWriteOf } from '../cache/redis-session-data.ts';
-import type { SessionKey } from '../cache/session-cache.ts';
-import type { RawSession } from '../shared-state/chat-begin-script.ts';
-import type { TurnRecord } from '../shared-state/chat-end-script.ts';
-import { ownerToken } from '../shared-state/owner-token.ts';
+import type { Cluster, Redis } from 'ioredis';
+import { sessionEntryOf, sessionWriteOf } from '../cache/redis-session-data.ts';
 import { isCommandTimeout } from '../shared-state/command-timeout.ts';
+import { ownerToken } from '../shared-state/owner-token.ts';
 import type { SessionRead, SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './create-session-turns.ts';
 import type { LocalTurn, LocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type WindowCount } from './rate-windows.ts';
-import { createRedisTurnQueue, type PollResult } from './redis-turn-queue.ts';
+import { createRedisTurnQueue, type BeginReply, type Leave, type RawSession } from './redis-turn-queue.ts';
 import { sharedEntry, TURN_LEASE_MS, type SharedEntry } from './shared-entry.ts';
+import { createSharedWindows } from './shared-windows.ts';
+import { toError } from '../errors.ts';
 
-const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 const NONE: readonly WindowCount[] = [];
 
 /** Poll delays: 5 ms doubling to 50 ms, each with jitter so instances do not poll in step. */
 const nextDelay = (attempt: number) => Math.min(50, 5 * 2 ** attempt) * (0.5 + Math.random() / 2);
 
-type SessionKeyNames = readonly [string, string, string];
-
-/** Where the turn's session lives, when the queue reads and stores it (sessionTtlSeconds given). */
-interface SessionPlace {
-  readonly key: SessionKey;
-  readonly names: SessionKeyNames;
-  readonly ttlMs: number;
+/** What the three calls of a chat's start brought back. */
+interface Started {
+  readonly begun: PromiseSettledResult<BeginReply>;
+  readonly shared: PromiseSettledResult<readonly WindowCount[]>;
+  /** False: the claim answered the chat (a replay, 409, 422). */
+  readonly claimed: boolean;
 }
 
-export function sharedTurns(local: LocalTurnQueue, redis: Redis, events: SessionTurnEvents, sessionTtlSeconds: number | undefined): SessionTurns {
-  const shared = createRedisTurnQueue(redis);
+export function sharedTurns(local: LocalTurnQueue, redis: Redis | Cluster, events: SessionTurnEvents, sessionTtlSeconds: number | undefined): SessionTurns {
+  const shared = createRedisTurnQueue(redis, undefined, events.redisCall);
+  const windows = createSharedWindows(redis, undefined, events.redisCall);
   const entryEvents = { failed: (operation: string, err: Error) => events.fallback(operation, err), leaseLost: () => events.leaseExpired() };
-  const placeOf = (key: SessionKey | undefined): SessionPlace | undefined => {
-    if (key === undefined || sessionTtlSeconds === undefined) return undefined;
-    const names = sessionKeys(SESSION_KEY_PREFIX, key);
-    return { key, names: [names.messages, names.answers, names.language], ttlMs: Math.ceil(sessionTtlSeconds * 1000) };
-  };
+  const ttlMs = sessionTtlSeconds === undefined ? undefined : Math.ceil(sessionTtlSeconds * 1000);
 
   /** Waits until the ticket is at the head (with the session read then, when asked); false when the deadline passes first. */
-  async function waitForHead(sessionKey: string, token: string, deadlineAt: number, place: SessionPlace | undefined): Promise<{ session?: RawSession | undefined } | false> {
-    const names = place?.names ?? [];
+  async function waitForHead(session: string, token: string, deadlineAt: number, read: boolean, callerGone: AbortSignal | undefined): Promise<{ session?: RawSession | undefined } | false> {
     for (let attempt = 0; ; attempt += 1) {
-      const polled: { state: PollResult; session?: RawSession } = await shared.pollReading(sessionKey, token, names);
+      const polled = await shared.poll(session, token, read);
       if (polled.state === 'head') return polled;
       const left = deadlineAt - performance.now();
-      if (left <= 0) return false;
-      // The entry vanished (Redis restarted empty, or its lease lapsed): queue again at the end.
+      if (left <= 0 || callerGone?.aborted === true) return false;
+      // The entry vanished (Redis restarted empty, a failover lost it, or its lease lapsed): queue again at the end.
       if (polled.state === 'gone') {
-        const again = await shared.begin(sessionKey, token, TURN_LEASE_MS, [], 0, place?.names);
+        const again = await shared.begin(session, token, TURN_LEASE_MS, undefined, read);
         if (again.state === 'head') return again;
       }
-      await sleep(Math.min(nextDelay(attempt), left));
+      await sleep(Math.min(nextDelay(attempt), left), undefined, callerGone === undefined ? undefined : { signal: callerGone }).catch(() => {});
     }
   }
 
-  /**
-   * Redis could not be used: in-process counts and order; `entry`, when the start may have run on
-   * Redis, leaves it. After a stall (the start timed out) the chat does not wait for Redis again.
-   */
-  async function inProcess(sessionKey: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined, reason: Error, stalled = false): Promise<TurnOutcome> {
-    if (start.claim !== undefined && !(await start.claim.claimLocally(reason, entry !== undefined))) {
-      entry?.leave();
-      return { kind: 'answered' };
-    }
+  /** Redis could not be used: in-process counts and order. After a stall (the start timed out) the chat does not wait for Redis again. */
+  async function inProcess(session: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined, stalled: boolean): Promise<TurnOutcome> {
     const counts = start.limits === undefined ? NONE : await start.limits.countLocally();
     if (isRefused(counts)) {
       entry?.leave();
       return { kind: 'refused', counts };
     }
-    const turn = await local.acquire(sessionKey, deadlineAt);
+    const turn = await local.acquire(session, deadlineAt, start.callerGone);
     if (turn === undefined) entry?.leave();
-    return { kind: 'turn', counts, turn: turn === undefined ? undefined : withShared(turn, entry, stalled ? STALLED : undefined), claimed: false };
+    // A caller that left while its message waited: it never ran, so it is not counted.
+    if (turn === undefined && start.callerGone?.aborted === true) start.limits?.uncountLocally();
+    return { kind: 'turn', counts, turn: turn === undefined ? undefined : withShared(turn, entry, stalled ? STALLED : undefined) };
   }
 
-  async function begin(sessionKey: string, deadlineAt: number, start: TurnStart): Promise<TurnOutcome> {
+  /** The three calls of the start, sent together. */
+  async function startCalls(session: string, token: string, start: TurnStart): Promise<Started> {
+    const limits = start.limits;
+    const read = ttlMs !== undefined && start.session !== undefined;
+    const [begun, counted, claimed] = await Promise.allSettled([
+      shared.begin(session, token, TURN_LEASE_MS, limits?.session === undefined ? undefined : { max: limits.session.max, windowMs: limits.windowMs }, read),
+      limits === undefined || limits.shared.length === 0 ? Promise.resolve(NONE) : windows.count(limits.shared, limits.windowMs),
+      start.claim === undefined ? Promise.resolve(true) : start.claim(),
+    ]);
+    // The claim never throws (the idempotency store falls back by itself); a defect is the chat's error.
+    if (claimed.status === 'rejected') throw claimed.reason;
+    return { begun, shared: counted, claimed: claimed.value };
+  }
+
+  async function begin(session: string, deadlineAt: number, start: TurnStart): Promise<TurnOutcome> {
     // Redis down: nothing is sent, nothing can be left behind.
     if (!shared.connected) {
-      const reason = new Error('Redis connection is not ready');
-      events.fallback('enter', reason);
-      return inProcess(sessionKey, deadlineAt, start, undefined, reason);
+      events.fallback('enter', new Error('Redis connection is not ready'));
+      if (start.claim !== undefined && !(await start.claim())) return { kind: 'answered' };
+      return inProcess(session, deadlineAt, start, undefined, false);
     }
     const token = ownerToken();
-    const place = placeOf(start.session);
-    const limits = start.limits;
-    let begun;
-    try {
-      // Sent before any await: tickets follow this instance's arrival order.
-      begun = await shared.begin(sessionKey, token, TURN_LEASE_MS, limits?.windows ?? [], limits?.windowMs ?? 0, place?.names, start.claim);
-    } catch (err) {
-      const reason = toError(err);
+    const sharedWindows = start.limits?.shared ?? [];
+    // Sent before any await: tickets follow this instance's arrival order.
+    const started = await startCalls(session, token, start);
+    const counted = started.shared.status === 'fulfilled' ? started.shared.value : undefined;
+    const undo = (how: Leave) => {
+      if (counted !== undefined) windows.uncount(sharedWindows);
+      if (started.begun.status === 'fulfilled') void shared.leave(session, token, how).catch(() => {});
+    };
+    if (!started.claimed) {
+      undo({ mode: 'uncount' });
+      return { kind: 'answered' };
+    }
+    if (started.begun.status === 'rejected') {
+      const reason = toError(started.begun.reason);
       events.fallback('enter', reason);
+      if (counted !== undefined) windows.uncount(sharedWindows);
       // Its reply may be lost while the script still ran on Redis (a stall): that entry must leave.
-      const stalled = place !== undefined && isCommandTimeout(reason);
-      return inProcess(sessionKey, deadlineAt, start, sharedEntry(shared, sessionKey, token, entryEvents), reason, stalled);
+      const stalled = isCommandTimeout(reason);
+      return inProcess(session, deadlineAt, start, sharedEntry(shared, session, token, entryEvents), stalled && ttlMs !== undefined);
     }
-    if (begun.state === 'taken') return { kind: 'taken', record: begun.record };
-    if (begun.state === 'refused') return { kind: 'refused', counts: begun.counts };
-    const claimed = start.claim !== undefined;
-    const entry = sharedEntry(shared, sessionKey, token, entryEvents);
+    const begun = started.begun.value;
+    let sharedCounts = counted;
+    if (sharedCounts === undefined) {
+      // The shared windows' slot did not answer (its node is failing over): counted in process for this chat.
+      events.fallback('limits', toError((started.shared as PromiseRejectedResult).reason));
+      sharedCounts = await countSharedLocally(start);
+    }
+    const counts = [...begun.counts, ...sharedCounts];
+    if (begun.state === 'refused' || isRefused(counts)) {
+      if (begun.state !== 'refused') void shared.leave(session, token, { mode: 'uncount' }).catch(() => {});
+      if (counted !== undefined) windows.uncount(sharedWindows.filter((_w, i) => counted[i] !== undefined && counted[i].current <= counted[i].max));
+      return { kind: 'refused', counts };
+    }
+    const outcome = await takeTurn(session, token, deadlineAt, begun, counts, ttlMs !== undefined && start.session !== undefined, start.callerGone);
+    // A caller that left while its message waited: it never ran, so it is not counted against anyone.
+    if (outcome.kind === 'turn' && outcome.turn === undefined && start.callerGone?.aborted === true && counted !== undefined) windows.uncount(sharedWindows);
+    return outcome;
+  }
+
+  /** Counts only the shared windows in process (their Redis calls failed while the session's script ran). */
+  async function countSharedLocally(start: TurnStart): Promise<readonly WindowCount[]> {
+    const limits = start.limits;
+    if (limits === undefined) return NONE;
+    const all = await limits.countLocally();
+    return limits.session === undefined ? all : all.slice(1);
+  }
+
+  /** Entered: waits for the local turn, then for the head of the shared queue. */
+  async function takeTurn(session: string, token: string, deadlineAt: number, begun: BeginReply & { state: 'waiting' | 'head' }, counts: readonly WindowCount[], read: boolean, callerGone: AbortSignal | undefined): Promise<TurnOutcome> {
+    const entry = sharedEntry(shared, session, token, entryEvents);
+    const notRun = (): Leave => (callerGone?.aborted === true ? { mode: 'uncount' } : { mode: 'leave' });
     // An earlier message here that went on without Redis may still write the session: read it again then.
-    const waitsHere = local.busy(sessionKey);
-    const turn = await local.acquire(sessionKey, deadlineAt);
+    const waitsHere = local.busy(session);
+    const turn = await local.acquire(session, deadlineAt, callerGone);
     if (turn === undefined) {
-      entry.leave();
-      return { kind: 'turn', counts: begun.counts, turn: undefined, claimed };
+      entry.leave(notRun());
+      return { kind: 'turn', counts, turn: undefined };
     }
-    let read = parsed(begun.state === 'head' && !waitsHere ? begun.session : undefined);
+    let kept = parsed(begun.state === 'head' && !waitsHere ? begun.session : undefined);
     if (begun.state === 'waiting') {
       let pollStalled = false;
-      const head = await waitForHead(sessionKey, token, deadlineAt, place).catch((err: unknown) => {
+      const head = await waitForHead(session, token, deadlineAt, read, callerGone).catch((err: unknown) => {
         const reason = toError(err);
         events.fallback('poll', reason);
         pollStalled = isCommandTimeout(reason);
         return undefined; // Redis unreachable: in-process order from here on
       });
       if (head === false) {
-        entry.leave();
+        entry.leave(notRun());
         turn.release();
-        return { kind: 'turn', counts: begun.counts, turn: undefined, claimed };
+        return { kind: 'turn', counts, turn: undefined };
       }
       // A poll that timed out: the session is not read again through the cache (it would stall too).
-      read = pollStalled ? NOTHING_READ : parsed(head?.session);
+      kept = pollStalled ? NOTHING_READ : parsed(head?.session);
     }
     entry.hold();
-    return { kind: 'turn', counts: begun.counts, turn: withShared(turn, entry, place === undefined ? undefined : { place, read }), claimed };
+    return { kind: 'turn', counts, turn: withShared(turn, entry, ttlMs === undefined || !read ? undefined : { ttlMs, read: kept }) };
   }
 
   return {
@@ -163,24 +202,22 @@ const NOTHING_READ: SessionRead = { entry: undefined };
 const STALLED = 'stalled';
 
 /**
- * The turn, and how it reaches its session: through the shared queue (`place`: where the session
- * lives, as read with the turn, stored with the leave), behind the chat after a stall, or not at all
- * (the session cache serves as usual).
+ * The turn, and how it reaches its session: through the shared queue (read with the turn, stored
+ * with the leave), behind the chat after a stall, or not at all (the session cache serves as usual).
  */
-function withShared(turn: LocalTurn, entry: SharedEntry | undefined, access: { place: SessionPlace; read: SessionRead } | typeof STALLED | undefined): SessionTurn {
+function withShared(turn: LocalTurn, entry: SharedEntry | undefined, access: { ttlMs: number; read: SessionRead } | typeof STALLED | undefined): SessionTurn {
   let released = false;
-  let record: TurnRecord | undefined;
+  let leave: Leave = { mode: 'leave' };
   let writing: Promise<void> | undefined;
   let session: TurnSession | undefined;
   if (access === STALLED) {
     session = { kind: 'stalled', holdTurnUntil: (write) => void (writing = write) };
   } else if (access !== undefined) {
-    const { place, read } = access;
     session = {
       kind: 'shared',
-      read,
+      read: access.read,
       remember(stored) {
-        record = { sessionKeys: place.names, ttlMs: place.ttlMs, write: sessionWriteOf(stored, Date.now()) };
+        leave = { mode: 'store', record: { ttlMs: access.ttlMs, write: sessionWriteOf(stored, Date.now()) } };
       },
     };
   }
@@ -192,7 +229,7 @@ function withShared(turn: LocalTurn, entry: SharedEntry | undefined, access: { p
       // A turn written behind the chat: the session's next message here starts once the write has settled.
       if (writing === undefined) turn.release();
       else void writing.then(() => turn.release(), () => turn.release());
-      entry?.leave(record);
+      entry?.leave(leave);
     },
   };
 }

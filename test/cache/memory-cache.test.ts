@@ -68,8 +68,8 @@ describe('memory session cache bound', () => {
 describe('createSessionCache', () => {
   it('uses an in-process cache of its own when no Redis URL is configured', async () => {
     for (const redisUrl of [undefined, '']) {
-      const cache = await createSessionCache({ redisUrl, maxSessions: 10 });
-      const elsewhere = await createSessionCache({ redisUrl, maxSessions: 10 });
+      const cache = await createSessionCache({ redis: redisUrl, maxSessions: 10 });
+      const elsewhere = await createSessionCache({ redis: redisUrl, maxSessions: 10 });
       const key = newKey();
       await cache.recordTurn(key, turn(1));
       expect((await cache.get(key))?.answers).toHaveLength(1);

@@ -21,7 +21,7 @@ afterAll(async () => {
 async function connected(opts: Partial<RedisCacheOptions> & { ttlSeconds: number }) {
   const errors: CacheUnderTest['errors'] = [];
   const events: CacheEvents = { error: (operation, err) => errors.push({ operation, err }) };
-  const cache = createRedisCache({ url: redis.url, events, ...opts });
+  const cache = createRedisCache({ redis: redis.url, events, ...opts });
   for (let i = 0; i < 100 && !(await cache.ping()); i += 1) await sleep(20);
   return { cache, errors };
 }
@@ -67,7 +67,7 @@ describe('redis session cache', () => {
     const { cache, errors } = await connected({ ttlSeconds: 60, keyPrefix });
     const key = newKey();
     await cache.recordTurn(key, turn(1));
-    const [messagesKey] = await raw.keys(`${keyPrefix}*:m`);
+    const [messagesKey] = await raw.keys(`${keyPrefix}*:messages`);
     await raw.rpush(messagesKey!, '{not json');
     expect(await cache.get(key)).toBeUndefined();
     expect(errors.map((e) => e.operation)).toEqual(['get']);
@@ -89,7 +89,7 @@ describe('redis session cache', () => {
   });
 
   it('is chosen by createSessionCache when a Redis URL is configured: a turn recorded there is in Redis', async () => {
-    const cache = await createSessionCache({ redisUrl: redis.url, maxSessions: 10 });
+    const cache = await createSessionCache({ redis: redis.url, maxSessions: 10 });
     for (let i = 0; i < 100 && !(await cache.ping()); i += 1) await sleep(20);
     const key = newKey();
     await cache.recordTurn(key, turn(1));

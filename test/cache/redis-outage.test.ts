@@ -34,7 +34,7 @@ async function timed<T>(work: Promise<T>): Promise<[T, number]> {
 describe('redis session cache when Redis goes away', () => {
   it('misses fast while Redis is down, reports it, and works again once Redis is back', async () => {
     const { operations, events } = recording();
-    const cache = createRedisCache({ url: redis.url, ttlSeconds: 60, events });
+    const cache = createRedisCache({ redis: redis.url, ttlSeconds: 60, events });
     expect(await untilReady(cache, 3000)).toBe(true);
     const key = newKey();
     await cache.recordTurn(key, turn(1));
@@ -57,7 +57,7 @@ describe('redis session cache when Redis goes away', () => {
 
   it('never hangs and never throws when Redis was never reachable', async () => {
     const { operations, events } = recording();
-    const cache = createRedisCache({ url: `redis://127.0.0.1:${await freePort()}`, ttlSeconds: 60, events });
+    const cache = createRedisCache({ redis: `redis://127.0.0.1:${await freePort()}`, ttlSeconds: 60, events });
     const [entry, getMs] = await timed(cache.get(newKey()));
     const [, writeMs] = await timed(cache.recordTurn(newKey(), turn(1)));
     expect(entry).toBeUndefined();

@@ -12,7 +12,7 @@ export function figuresTable(groups: ReadonlyArray<{ scenario: string; rows: rea
   const width = (col: 0 | 1) => Math.max(...lines.map((l) => l[col].length));
   const [w0, w1] = [width(0), width(1)];
   const text = lines.map(([s, what, value]) => `  ${s.padEnd(w0)}  ${what.padEnd(w1)}  ${value}`);
-  return `\nCluster figures (3 service processes, one Redis, round-robin proxy)\n${text.join('\n')}\n`;
+  return `\nCluster figures (real service and Redis processes on this machine)\n${text.join('\n')}\n`;
 }
 
 export default class ClusterFiguresReporter implements Reporter {

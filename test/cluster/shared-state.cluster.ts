@@ -11,6 +11,8 @@ import { INSTANCES, SESSION_LIMIT_PER_MIN, startCluster, until, type ChatAnswer,
 import { expectedLines, runConversations } from './conversations.ts';
 import { percentile, record, spread } from './figures.ts';
 import { answerTo } from './stub-parties.ts';
+import { turnQueueKeyOf } from '../helpers/turn-calls.ts';
+import type { SessionOf } from '../../src/pipeline/session-key.ts';
 
 let cluster: Cluster;
 beforeAll(async () => {
@@ -77,7 +79,7 @@ describe('three instances, one Redis', () => {
     // once the previous one holds its ticket, so the send order is the arrival order.
     const redis = new Redis(cluster.redis.url);
     const { orgId, propertyId } = chatRequest();
-    const tickets = async () => Number(await redis.get(`chat-adapter:turn:{${String(orgId)}:${String(propertyId)}:${session_id}}:n`));
+    const tickets = async () => Number(await redis.get(turnQueueKeyOf({ orgId, propertyId, session_id, conversation_id: '' } as SessionOf, 'tickets')));
     const sent: Promise<ChatAnswer>[] = [];
     const done = new Set<number>();
     try {

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { readRedisTarget } from '../../src/config/redis-target.ts';
 
 const root = join(import.meta.dirname, '../..');
 const deployDir = join(root, 'deploy');
@@ -159,5 +160,56 @@ describe('deploy/ manifests', () => {
     const base = k8s('base/kustomization.yaml')[0]!['resources'] as string[];
     for (const file of base) expect(() => k8s(`base/${file}`)).not.toThrow();
     for (const env of ['qa', 'staging', 'prod']) expect(k8s(`overlays/${env}/kustomization.yaml`)[0]!['resources']).toEqual(['../../base']);
+  });
+});
+
+describe('deploy/ on Sentinel or Cluster, by configuration alone (docs/operations.md#redis-topologies)', () => {
+  // NODE_OPTIONS is read by Node itself (the heap ceiling), not by the service's configuration.
+  const known = new Set([...variablesTheServiceReads(), 'NODE_OPTIONS']);
+  const topologies = [
+    { name: 'sentinel', list: 'REDIS_SENTINELS' },
+    { name: 'cluster', list: 'REDIS_CLUSTER_NODES' },
+  ] as const;
+
+  it('each compose override turns the stack to its topology, with services for every address it names', () => {
+    for (const { name, list } of topologies) {
+      const override = yamlDocs(join(deployDir, `compose/redis-${name}.yaml`))[0]!;
+      const vars = { ...setByCompose(), ...(override['services']['chat-adapter']['environment'] as Record<string, string>) };
+      expect(Object.keys(vars).filter((variable) => !known.has(variable)), name).toEqual([]);
+      const target = readRedisTarget(vars);
+      expect(target?.kind, name).toBe(name);
+      const hosts = vars[list]!.split(',').map((entry) => entry.split(':')[0]!);
+      for (const host of hosts) expect(override['services'], `${name}: ${host}`).toHaveProperty(host);
+      // Persistence and noeviction on every Redis server of the override, as on the single one.
+      const servers = Object.entries(override['services'] as Record<string, Doc>).filter(([service]) => /^redis-(node|primary|replica)/.test(service));
+      expect(servers.length, name).toBeGreaterThanOrEqual(2);
+      for (const [service, spec] of servers) {
+        const command = (spec['command'] as string[]).join(' ');
+        expect(command, service).toContain('--appendonly yes');
+        expect(command, service).toContain('--maxmemory-policy noeviction');
+      }
+    }
+  });
+
+  it('each Kubernetes component, added to any overlay, gives one topology the service accepts', () => {
+    for (const { name } of topologies) {
+      const component = k8s(`components/redis-${name}/kustomization.yaml`)[0]!;
+      expect(component['kind']).toBe('Component');
+      const patches = component['patches'] as Array<{ path: string }>;
+      const patched = patches.map((patch) => k8s(`components/redis-${name}/${patch.path}`)[0]!);
+      const config = patched.find((doc) => doc['kind'] === 'ConfigMap' && doc['metadata']['name'] === 'chat-adapter-config');
+      expect(config, name).toBeDefined();
+      for (const env of ['qa', 'staging', 'prod']) {
+        // The Secret's Redis passwords are optional: absent here.
+        const { REDIS_PASSWORD: _p, REDIS_SENTINEL_PASSWORD: _s, ...vars } = { ...setByOverlay(env), ...(config!['data'] as Record<string, string>) };
+        expect(Object.keys(vars).filter((variable) => !known.has(variable)), `${name} on ${env}`).toEqual([]);
+        expect(readRedisTarget(vars)?.kind, `${name} on ${env}`).toBe(name);
+      }
+    }
+  });
+
+  it('the pod reads the Redis passwords from the Secret, each optional', () => {
+    const fromSecret = (container['env'] as Array<{ name: string; valueFrom?: { secretKeyRef?: { optional?: boolean } } }>).filter((e) => e.name.startsWith('REDIS_'));
+    expect(fromSecret.map((e) => [e.name, e.valueFrom?.secretKeyRef?.optional])).toEqual([['REDIS_PASSWORD', true], ['REDIS_SENTINEL_PASSWORD', true]]);
   });
 });

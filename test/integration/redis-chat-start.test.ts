@@ -12,6 +12,8 @@ import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { startStubbedService, untilRedisReady, type StubbedService } from '../helpers/stubbed-service.ts';
+import { turnQueueKeyOf } from '../helpers/turn-calls.ts';
+import type { SessionOf } from '../../src/pipeline/session-key.ts';
 
 let redis: TestRedis;
 let raw: Redis;
@@ -117,7 +119,7 @@ describe('the start of a chat with Redis, on two instances', () => {
     slowEngine(a, 1_000);
     slowEngine(b, 0);
     const session = chatRequest({ orgId: newOrg(), session_id: newSessionId() });
-    const queue = `chat-adapter:turn:{${String(session['orgId'])}:${String(session['propertyId'])}:${String(session['session_id'])}}:q`;
+    const queue = turnQueueKeyOf(session as unknown as SessionOf, 'turns');
     const holding = chat(a, { ...session, message: 'Is there a gym in the building?' });
     await sleep(150);
     const waiting = chat(b, { ...session, message: 'Are pets allowed in the units?' });

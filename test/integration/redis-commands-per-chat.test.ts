@@ -2,24 +2,29 @@
  * What a chat costs Redis with REDIS_URL, seen by Redis itself (MONITOR): the commands each
  * instance sends (a script counts once, the commands it runs inside are not round trips; a
  * MULTI ... EXEC block is sent as one write). Guards against a change that quietly adds a round
- * trip to every chat: a chat whose session is free makes one before its reply (the start script:
- * rate limits, turn enter, session read) and one as the reply goes out (the end script: the turn
- * stored, the queue left).
+ * trip to every chat: a chat whose session is free makes one round trip before its reply (the
+ * session's start script: its rate window, turn enter, session read; sent with it, the single-slot
+ * count of each window shared by many sessions, here the organisation's) and one as the reply goes
+ * out (the end script: the turn stored, the queue left). With an Idempotency-Key the claim goes out
+ * with the start, and keeping the answer is one more call.
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_BEGIN } from '../../src/shared-state/chat-begin-script.ts';
-import { CHAT_END } from '../../src/shared-state/chat-end-script.ts';
-import { TURN_QUEUE_SCRIPTS } from '../../src/turns/redis-turn-queue.ts';
+import { IDEMPOTENCY_SCRIPTS } from '../../src/idempotency/redis-idempotency-store.ts';
+import { TURN_SCRIPTS } from '../../src/turns/redis-turn-queue.ts';
+import { COUNT_WINDOW } from '../../src/turns/shared-windows.ts';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
+import { metricValue } from '../helpers/metric-value.ts';
 import { startStubbedService, untilRedisReady, type StubbedService } from '../helpers/stubbed-service.ts';
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
-const SCRIPTS = new Map([[sha1(CHAT_BEGIN), 'begin'], [sha1(CHAT_END), 'end'], ...Object.entries(TURN_QUEUE_SCRIPTS).map(([name, lua]) => [sha1(lua), name] as const)]);
+const SCRIPTS = new Map<string, string>(
+  [...Object.entries(TURN_SCRIPTS), ...Object.entries(IDEMPOTENCY_SCRIPTS), ['window', COUNT_WINDOW] as const].map(([name, lua]) => [sha1(lua), name] as const),
+);
 
 let redis: TestRedis;
 let raw: Redis;
@@ -66,17 +71,7 @@ async function sentDuring(run: (sent: readonly string[]) => Promise<void>): Prom
   return sent;
 }
 
-/** Round trips: a MULTI ... EXEC block is one. */
-const roundTrips = (sent: readonly string[]) => {
-  let n = 0;
-  let inBlock = false;
-  for (const command of sent) {
-    if (command === 'multi') inBlock = true;
-    else if (command === 'exec') inBlock = false;
-    if (!inBlock) n += 1;
-  }
-  return n;
-};
+const sorted = (sent: readonly string[]) => [...sent].sort();
 
 /** The engine answers after 100 ms; `seen` gets what had been sent to Redis by the time it answers. */
 function engineNoting(sent: () => readonly string[], seen: string[][]) {
@@ -97,8 +92,8 @@ describe('Redis round trips per chat', () => {
         engineNoting(() => soFar, atEngine);
         expect((await chat({ ...session, message })).statusCode).toBe(200);
       });
-      expect(atEngine, 'before the reply').toEqual([['begin']]);
-      expect(sent, 'in all').toEqual(['begin', 'end']);
+      expect(atEngine.map(sorted), 'before the reply').toEqual([['begin', 'window']]);
+      expect(sorted(sent), 'in all').toEqual(['begin', 'end', 'window']);
     }
     // The second chat found the first turn in the session read by its start script.
     const history = (svc.stubs.engine.requests.at(-1)?.body as { history: { content: string }[] }).history;
@@ -117,7 +112,7 @@ describe('Redis round trips per chat', () => {
     });
     const polls = sent.filter((c) => c === 'poll').length;
     expect(polls, sent.join(' ')).toBeGreaterThan(0);
-    expect([...sent].sort()).toEqual(['begin', 'begin', 'end', 'end', ...Array<string>(polls).fill('poll')].sort());
+    expect(sorted(sent)).toEqual(sorted(['begin', 'begin', 'end', 'end', 'window', 'window', ...Array<string>(polls).fill('poll')]));
     expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
   });
 
@@ -130,23 +125,38 @@ describe('Redis round trips per chat', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/event-stream');
     });
-    expect(atEngine).toEqual([['begin']]);
-    expect(sent).toEqual(['begin', 'end']);
+    expect(atEngine.map(sorted)).toEqual([['begin', 'window']]);
+    expect(sorted(sent)).toEqual(['begin', 'end', 'window']);
     expect((await chat({ ...session, message: 'Are pets allowed in the units?' })).statusCode).toBe(200);
     expect(svc.stubs.engine.requests.at(-1)?.body).toMatchObject({ history: [{ content: 'Is there a gym in the building?' }, {}] });
   });
 
-  it('a chat with an Idempotency-Key: the claim made by the start script, and keeping the answer on top; a replay costs the start script only', async () => {
+  it('a chat with an Idempotency-Key: the claim sent with the start, keeping the answer before it goes out; a replay is answered after the start round trip and gives back what it counted', async () => {
     const keyed = chatRequest();
     const headers = { 'idempotency-key': `key-${newSessionId()}` };
-    const sent = await sentDuring(async () => {
+    const atEngine: string[][] = [];
+    const sent = await sentDuring(async (soFar) => {
+      engineNoting(() => soFar, atEngine);
       expect((await chat(keyed, headers)).statusCode).toBe(200);
     });
-    expect(sent).toEqual(['begin', 'end', 'evalsha']);
+    expect(atEngine.map(sorted), 'before the reply').toEqual([['begin', 'claim', 'window']]);
+    expect(sorted(sent)).toEqual(['begin', 'claim', 'complete', 'end', 'window']);
+    expect(sent.indexOf('complete')).toBeLessThan(sent.indexOf('end'));
     const replayed = await sentDuring(async () => {
       expect((await chat(keyed, headers)).headers['idempotent-replayed']).toBe('true');
     });
-    expect(replayed).toEqual(['begin']);
-    expect(roundTrips([...sent, ...replayed])).toBe(4);
+    // The start's three calls, then, behind the answer, the entry leaves and the counts are given back.
+    expect(sorted(replayed)).toEqual(['begin', 'claim', 'end', 'window', 'window']);
+  });
+
+  it('every call is timed by script in chat_adapter_redis_command_duration_seconds, so a slow Redis shows as Redis', async () => {
+    const before = await svc.metrics.scrape();
+    expect((await chat(chatRequest({ session_id: newSessionId() }))).statusCode).toBe(200);
+    await sleep(100); // the end script is sent as the reply goes out
+    const after = await svc.metrics.scrape();
+    for (const command of ['chatBegin', 'chatEnd', 'countWindow']) {
+      const series = `chat_adapter_redis_command_duration_seconds_count{command="${command}",outcome="ok"}`;
+      expect(metricValue(after, series) - metricValue(before, series), command).toBe(1);
+    }
   });
 });

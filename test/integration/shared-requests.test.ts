@@ -12,6 +12,7 @@ import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson, type StubHandler } from '../helpers/stub-server.ts';
 import { startStubbedService, untilRedisReady, type StubbedService } from '../helpers/stubbed-service.ts';
 import { firstSlowest, inArrivalOrder, QUESTIONS, storedConversation } from '../helpers/turn-order.ts';
+import { turnQueueKeysIn } from '../helpers/turn-calls.ts';
 
 let redis: TestRedis;
 let raw: Redis;
@@ -108,7 +109,7 @@ describe('one turn at a time across instances', () => {
 
   it('leaves nothing behind once the sessions are idle: no Redis keys, no in-process entries', async () => {
     await sleep(100); // releases in Redis are sent without waiting for them
-    expect(await raw.keys('chat-adapter:turn:*')).toEqual([]);
+    expect(await turnQueueKeysIn(raw)).toEqual([]);
     expect(a.guards.turns.activeSessions + b.guards.turns.activeSessions).toBe(0);
   });
 });

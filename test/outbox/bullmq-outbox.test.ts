@@ -16,7 +16,7 @@ afterAll(async () => {
 
 /** A shared outbox on the test Redis, connected before it is handed out. */
 async function shared(setup: StoreSetup, queueName: string, url = redis.url): Promise<Outbox> {
-  const outbox = createBullmqOutbox({ redisUrl: url, ...setup, queueName, lockMs: 1_000 });
+  const outbox = createBullmqOutbox({ redis: url, ...setup, queueName, lockMs: 1_000 });
   await waitFor(async () => ((await outbox.ready()) ? true : undefined), 5_000, 'Redis');
   return outbox;
 }
@@ -28,7 +28,7 @@ describeOutboxContract('shared (BullMQ on Redis)', async (setup) => {
   return {
     outbox: opened[0]!,
     another() {
-      const next = createBullmqOutbox({ redisUrl: redis.url, ...setup, queueName, lockMs: 1_000 });
+      const next = createBullmqOutbox({ redis: redis.url, ...setup, queueName, lockMs: 1_000 });
       opened.push(next);
       return next;
     },
@@ -96,7 +96,7 @@ describe('shared (BullMQ) outbox privacy', () => {
     const jobKey = (id: string) => `${BULLMQ_PREFIX}:${queueName}:${id}`;
     let accept = true;
     const setup: StoreSetup = { ...quiet, deliver: async () => (accept ? { result: 'delivered' } : { result: 'permanent', reason: 'HTTP 400' }) };
-    const outbox = createBullmqOutbox({ redisUrl: redis.url, ...setup, queueName, lockMs: 1_000, deadLetterTtlSeconds: 1, deadLetterSweepMs: 200 });
+    const outbox = createBullmqOutbox({ redis: redis.url, ...setup, queueName, lockMs: 1_000, deadLetterTtlSeconds: 1, deadLetterSweepMs: 200 });
     try {
       await waitFor(async () => ((await outbox.ready()) ? true : undefined), 5_000, 'Redis');
       outbox.start();

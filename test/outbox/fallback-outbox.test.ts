@@ -19,7 +19,7 @@ async function withoutRedis(answer: () => DeliveryOutcome) {
   const stored: string[] = [];
   const events: OutboxEvents = { enqueued: (store) => stored.push(store), attempted() {}, deadLettered() {} };
   const common = { deliver: async () => answer(), policy: { backoff: { baseMs: 20, capMs: 100 }, maxAgeMs: 60_000 }, logger, events };
-  const shared = createBullmqOutbox({ redisUrl: `redis://127.0.0.1:${await freePort()}`, ...common, queueName: `handoffs-${randomUUID()}` });
+  const shared = createBullmqOutbox({ redis: `redis://127.0.0.1:${await freePort()}`, ...common, queueName: `handoffs-${randomUUID()}` });
   const local = createSqliteOutbox({ file: join(dir, 'handoff-outbox.sqlite'), ...common, pollIntervalMs: 20 });
   const outbox = createFallbackOutbox(shared, local, logger);
   return {

@@ -32,7 +32,7 @@ async function service(receiverUrl: string, secrets: readonly string[], signingC
   const { lines, logger } = capturingLogger();
   const outbox: Outbox = await createHandoffOutbox({
     dataDir: dir,
-    redisUrl,
+    redis: redisUrl,
     maxAgeSeconds: 60,
     lockMs: 1_000,
     receiver: { party: 'handoff', baseUrl: receiverUrl, timeoutMs: 2_000, dispatcher },

@@ -4,7 +4,7 @@
  * + `dpkg -x` need no system-wide install, only the package registry. Fetched once, reused later.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -34,6 +34,7 @@ export function firstLine(err: unknown): string {
 }
 
 async function download(folder: string, packages: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  if (packages.length === 0) return;
   const options = { cwd: folder, env, timeout: 300_000 };
   try {
     await run('apt-get', ['download', ...packages], options);
@@ -44,8 +45,47 @@ async function download(folder: string, packages: readonly string[], env: NodeJS
   }
 }
 
-/** Downloads and unpacks `packages` into a private folder, then moves it to `cacheDir` in one rename. */
-export async function fetchDebianPackages(packages: readonly string[], cacheDir: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/** Packages from an APT source the machine does not list (e.g. Debian 12's bookworm-backports). */
+export interface ExtraDebianSource {
+  /** One sources.list line, e.g. `deb [signed-by=...] http://deb.debian.org/debian bookworm-backports main`. */
+  readonly line: string;
+  readonly packages: readonly string[];
+}
+
+/**
+ * `apt-get download` from `source` alone: its own sources list, package lists and cache in
+ * `scratch`, so the machine's APT configuration is neither read for sources nor changed.
+ */
+async function downloadFromOwnSource(folder: string, scratch: string, source: ExtraDebianSource, env: NodeJS.ProcessEnv): Promise<void> {
+  const lists = join(scratch, 'lists');
+  const cache = join(scratch, 'cache');
+  mkdirSync(join(lists, 'partial'), { recursive: true });
+  mkdirSync(join(cache, 'archives', 'partial'), { recursive: true });
+  const sourcesList = join(scratch, 'sources.list');
+  writeFileSync(sourcesList, `${source.line}\n`);
+  const apt = [
+    ['Dir::Etc::SourceList', sourcesList],
+    ['Dir::Etc::SourceParts', '/dev/null'],
+    ['Dir::State::Lists', lists],
+    ['Dir::Cache', cache],
+    // No drop to APT's _apt user for the download: it cannot enter the private (0700) staging folder.
+    ['APT::Sandbox::User', 'root'],
+  ].flatMap(([key, value]) => ['-o', `${key}=${value}`]);
+  const options = { cwd: folder, env, timeout: 300_000 };
+  await run('apt-get', [...apt, 'update', '-qq'], options);
+  await run('apt-get', [...apt, 'download', ...source.packages], options);
+}
+
+/**
+ * Downloads and unpacks `packages` (from the machine's APT sources) and each of `extra` (from its
+ * own source) into a private folder, then moves it to `cacheDir` in one rename.
+ */
+export async function fetchDebianPackages(
+  packages: readonly string[],
+  cacheDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  extra: readonly ExtraDebianSource[] = [],
+): Promise<void> {
   const parent = join(cacheDir, '..');
   mkdirSync(parent, { recursive: true });
   const staging = mkdtempSync(join(parent, 'staging-'));
@@ -55,6 +95,7 @@ export async function fetchDebianPackages(packages: readonly string[], cacheDir:
     mkdirSync(debs);
     mkdirSync(root);
     await download(debs, packages, env);
+    for (const [i, source] of extra.entries()) await downloadFromOwnSource(debs, join(staging, `apt-${i}`), source, env);
     for (const file of readdirSync(debs).filter((f) => f.endsWith('.deb'))) {
       await run('dpkg', ['-x', join(debs, file), root], { env });
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpanKind, type HrTime } from '@opentelemetry/api';
 import { chatSteps } from '../../steps/chat-pipeline.ts';
-import { WAIT_FOR_TURN } from '../../src/http/session-turns.ts';
+import { WAIT_FOR_TURN } from '../../src/http/chat-admission.ts';
 
 /** Every figure of latency.steps, in order: the wait for the session's turn, then the pipeline's steps. */
 const STEP_NAMES = [WAIT_FOR_TURN, ...chatSteps.map((step) => step.name)];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import packageJson from '../../package.json' with { type: 'json' };
 import { chatSteps } from '../../steps/chat-pipeline.ts';
-import { WAIT_FOR_TURN } from '../../src/http/session-turns.ts';
+import { WAIT_FOR_TURN } from '../../src/http/chat-admission.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { graphqlStubHandler } from '../helpers/stubbed-service.ts';
 import { sendJson } from '../helpers/stub-server.ts';

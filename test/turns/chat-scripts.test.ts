@@ -7,9 +7,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { SESSION_KEY_PREFIX, sessionKeys, sessionWriteOf } from '../../src/cache/redis-session-data.ts';
 import type { SessionKey, Turn } from '../../src/cache/session-cache.ts';
-import type { TurnRecord } from '../../src/shared-state/chat-end-script.ts';
+import { sessionNameOfKey } from '../../src/cache/session-cache.ts';
 import { createSessionTurns } from '../../src/turns/create-session-turns.ts';
-import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
+import { createRedisTurnQueue, type Leave } from '../../src/turns/redis-turn-queue.ts';
 import { engineReply } from '../helpers/fixtures.ts';
 import { useRedisConnections } from '../helpers/redis-connections.ts';
 import { enter, poll } from '../helpers/turn-calls.ts';
@@ -20,13 +20,11 @@ const connect = () => redis.connect();
 let n = 0;
 const newSession = (): { name: string; key: SessionKey } => {
   n += 1;
-  return { name: `org:prop:scripts-${n}`, key: { orgId: 'org', propertyId: 'prop', sessionId: `scripts-${n}` } };
+  const key = { orgId: 'org', propertyId: 'prop', sessionId: `scripts-${n}` };
+  return { name: sessionNameOfKey(key), key };
 };
 const turnOf = (question: string): Turn => ({ question, answer: `answer to ${question}`, reply: engineReply(), language: 'en' });
-const recordOf = (key: SessionKey, question: string): TurnRecord => {
-  const names = sessionKeys(SESSION_KEY_PREFIX, key);
-  return { sessionKeys: [names.messages, names.answers, names.language], ttlMs: 60_000, write: sessionWriteOf(turnOf(question), Date.now()) };
-};
+const recordOf = (question: string): Leave => ({ mode: 'store', record: { ttlMs: 60_000, write: sessionWriteOf(turnOf(question), Date.now()) } });
 const storedMessages = async (key: SessionKey) =>
   (await redis.raw.lrange(sessionKeys(SESSION_KEY_PREFIX, key).messages, 0, -1)).map((m) => (JSON.parse(m) as { content: string }).content);
 
@@ -34,9 +32,9 @@ describe('the end of a turn in Redis', () => {
   it('stores the turn once, however often the end is repeated with the same token', async () => {
     const queue = createRedisTurnQueue(await connect());
     const { name, key } = newSession();
-    expect((await queue.begin(name, 'a', 5000, [], 0)).state).toBe('head');
-    expect(await queue.leave(name, 'a', recordOf(key, 'Q1'))).toBe(true);
-    expect(await queue.leave(name, 'a', recordOf(key, 'Q1'))).toBe(false);
+    expect((await queue.begin(name, 'a', 5000, undefined, false)).state).toBe('head');
+    expect(await queue.leave(name, 'a', recordOf('Q1'))).toBe(true);
+    expect(await queue.leave(name, 'a', recordOf('Q1'))).toBe(false);
     expect(await storedMessages(key)).toEqual(['Q1', 'answer to Q1']);
     expect(await redis.raw.llen(sessionKeys(SESSION_KEY_PREFIX, key).answers)).toBe(1);
   });
@@ -48,7 +46,7 @@ describe('the end of a turn in Redis', () => {
     expect(await enter(queue, name, 'next', 5000)).toBe(false);
     await sleep(300);
     expect(await poll(queue, name, 'next')).toBe('head');
-    expect(await queue.leave(name, 'dead', recordOf(key, 'late'))).toBe(false);
+    expect(await queue.leave(name, 'dead', recordOf('late'))).toBe(false);
     expect(await storedMessages(key)).toEqual([]);
     await queue.leave(name, 'next');
   });

@@ -2,10 +2,11 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createSessionTurns, type SessionTurn } from '../../src/turns/create-session-turns.ts';
-import { createRedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
+import { createRedisTurnQueue, turnQueueKeys } from '../../src/turns/redis-turn-queue.ts';
+import { SESSION_KEY_PREFIX } from '../../src/cache/redis-session-data.ts';
 import { freePort } from '../helpers/redis-server.ts';
 import { useRedisConnections } from '../helpers/redis-connections.ts';
-import { enter, poll, acquire } from '../helpers/turn-calls.ts';
+import { enter, poll, acquire, turnQueueKeysIn } from '../helpers/turn-calls.ts';
 
 const redis = useRedisConnections();
 /** A connection as the service opens it, once ready (it has no offline queue). */
@@ -13,7 +14,7 @@ const connect = (url?: string, ready?: boolean) => redis.connect(url, ready);
 
 let n = 0;
 const newSession = () => `org:prop:session-${(n += 1)}`;
-const turnKeys = async () => redis.raw.keys('chat-adapter:turn:*');
+const turnKeys = async () => turnQueueKeysIn(redis.raw);
 const far = () => performance.now() + 30_000;
 
 describe('the shared turn queue in Redis', () => {
@@ -58,7 +59,7 @@ describe('the shared turn queue in Redis', () => {
     expect(await enter(queue, session, 'b', 5000)).toBe(false);
     expect(await enter(queue, session, 'a', 5000)).toBe(true); // repeated: still the head, not queued again
     expect(await enter(queue, session, 'b', 5000)).toBe(false); // repeated: keeps its place behind a
-    expect(await redis.raw.zcard(`chat-adapter:turn:{${session}}:q`)).toBe(2);
+    expect(await redis.raw.zcard(turnQueueKeys(SESSION_KEY_PREFIX, session)[0]!)).toBe(2);
     expect(await queue.leave(session, 'someone-else')).toBe(false);
     expect(await poll(queue, session, 'a')).toBe('head');
     expect(await queue.leave(session, 'a')).toBe(true);

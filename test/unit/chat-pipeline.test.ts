@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import { chatSteps } from '../../steps/chat-pipeline.ts';
 import { LATENCY_STEP_NAMES, LatencyStepsSchema } from '../../schemas/chat-response.schema.ts';
 import { CACHE_HIT_STEP, latencyFrom, serverTiming } from '../../src/pipeline/latency.ts';
-import { WAIT_FOR_TURN } from '../../src/http/session-turns.ts';
+import { WAIT_FOR_TURN } from '../../src/http/chat-admission.ts';
 import type { StepTiming } from '../../src/pipeline/runner.ts';
 
 const TIMINGS: StepTiming[] = [

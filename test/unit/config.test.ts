@@ -39,7 +39,7 @@ describe('loadConfig: defaults (docs/configuration.md)', () => {
     expect(config.tracesSampler).toEqual({ name: 'parentbased_always_on', ratio: 1 });
     expect(config.logLevel).toBe('info');
     expect(config.routePrefix).toBe('');
-    expect(config.redisUrl).toBeUndefined();
+    expect(config.redis).toBeUndefined();
     expect(config.otlpEndpoint).toBeUndefined();
     expect(config.graphqlAuthorization).toBeUndefined();
     expect(config.graphqlApiKey).toBeUndefined();
@@ -66,7 +66,7 @@ describe('loadConfig: defaults (docs/configuration.md)', () => {
     expect(config.tracesSampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.25 });
     expect(config.routePrefix).toBe('/chat/v1');
     expect(config.defaultPhoneRegion).toBe('GB');
-    expect(config.redisUrl).toBe('redis://127.0.0.1:6390');
+    expect(config.redis).toMatchObject({ kind: 'single', url: 'redis://127.0.0.1:6390', wait: { replicas: 0 } });
     expect(config.timeoutsMs.engine).toBe(1234);
     expect(config.timeoutsMs.propertyApi).toBe(250);
     expect(config.timeoutsMs.graphql).toBe(5_000);
