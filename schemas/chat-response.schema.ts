@@ -1,45 +1,18 @@
 import { Type, type Static, type TNumber, type TOptional } from '@sinclair/typebox';
+import { LATENCY_STEP_NAMES, type LatencyStepName } from './chat-steps.ts';
 
 export const RETRIEVAL_TYPES = ['node', 'rag', 'fixed', 'adapter', 'spf'] as const;
 export const RetrievalTypeSchema = Type.Union(RETRIEVAL_TYPES.map((t) => Type.Literal(t)));
 export type RetrievalType = (typeof RETRIEVAL_TYPES)[number];
 
 /**
- * The names `latency.steps` may hold, in the order they are timed: the wait for the session's turn
- * (src/http/session-turns.ts), then the pipeline's steps in their order (steps/chat-pipeline.ts; a
- * test keeps the lists equal). On a cache hit the engine step is reported as `askEngineCacheHit`
- * instead of `askEngine`, in the same place.
- */
-export const LATENCY_STEP_NAMES = [
-  'waitForTurn',
-  'receiveRequest',
-  'validateRequest',
-  'loadSession',
-  'chooseLanguage',
-  'trimHistory',
-  'reuseCachedReply',
-  'askEngine',
-  'askEngineCacheHit',
-  'answerFromPropertyApi',
-  'formatReply',
-  'translateReply',
-  'extractContact',
-  'decideHandoff',
-  'updateConversation',
-  'storeQuestion',
-  'startHandoff',
-  'storeAnswer',
-  'rememberTurn',
-  'assembleResponse',
-] as const;
-
-/**
- * One member per step that ran (a failed chat stops early), in milliseconds. Named members rather
+ * One member per step that ran (a failed chat stops early), in milliseconds, named as
+ * LATENCY_STEP_NAMES (chat-steps.ts) in the order they are timed. Named members rather
  * than a string-keyed record: the API documents each step, and the serializer writes each member
  * with its name as a constant instead of testing and quoting every key of every response.
  */
 export const LatencyStepsSchema = Type.Object(
-  Object.fromEntries(LATENCY_STEP_NAMES.map((name) => [name, Type.Optional(Type.Number())])) as Record<(typeof LATENCY_STEP_NAMES)[number], TOptional<TNumber>>,
+  Object.fromEntries(LATENCY_STEP_NAMES.map((name) => [name, Type.Optional(Type.Number())])) as Record<LatencyStepName, TOptional<TNumber>>,
   { additionalProperties: false },
 );
 export type LatencySteps = Static<typeof LatencyStepsSchema>;

@@ -54,3 +54,16 @@ export const EngineReplySchema = Type.Object({
   adapter_action: Type.Optional(Type.Union(ADAPTER_ACTIONS.map((a) => Type.Literal(a)))),
 });
 export type EngineReply = Static<typeof EngineReplySchema>;
+
+/**
+ * The engine's event stream (docs/contracts.md#engine, optional for an engine): each SSE `data:` is
+ * one JSON event. Text first, as deltas (the first event may name the reply's `retrieval_type` and
+ * `language` before any text); then one `done` event with every member of the answer but `response`,
+ * which is the deltas joined (src/clients/engine-events.ts checks the joined answer against EngineReplySchema).
+ */
+export const EngineDeltaEventSchema = Type.Object({
+  delta: Type.String({ description: 'The next piece of the reply text' }),
+  retrieval_type: Type.Optional(RetrievalTypeSchema),
+  language: Type.Optional(Type.String()),
+});
+export const EngineDoneEventSchema = Type.Composite([Type.Object({ done: Type.Literal(true) }), Type.Omit(EngineReplySchema, ['response'])]);

@@ -56,7 +56,7 @@ function memory() {
 }
 if (!gc) console.log('note: run with --expose-gc for stable memory figures');
 
-// 1. Fill: every session must be kept (quick-lru keeps at least half its bound, so size it 2x).
+// 1. Fill: every session must be kept (the bound is set well above the sessions filled in).
 const cache = createMemoryCache({ maxSessions: 2 * SESSIONS, ttlSeconds: 7200 });
 const before = memory();
 let fillMs = 0;

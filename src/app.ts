@@ -7,6 +7,10 @@ import type { Deps } from './pipeline/ports.ts';
 import type { StepTiming } from './pipeline/runner.ts';
 import { roundMs, serverTiming } from './pipeline/latency.ts';
 import { callerAuth, type CallerKey } from './http/caller-auth.ts';
+import type { CorsOrigins } from './config/cors-origins.ts';
+import type { PublishableKeyEntry } from './config/config.schema.ts';
+import { chatCors } from './http/cors.ts';
+import { TRACE_RESPONSE_HEADER, traceResponse } from './http/trace-response.ts';
 import { connectionServerOptions, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.ts';
 import { registerDocs } from './http/docs.ts';
 import { errorReply } from './http/error-replies.ts';
@@ -60,6 +64,8 @@ export interface AppOptions {
   readonly requestGuards: ChatGuards;
   /** CALLER_API_KEYS (docs/api.md#caller-keys); undefined = no caller authentication. */
   readonly callerKeys?: readonly CallerKey[] | undefined;
+  /** PUBLISHABLE_KEYS (docs/browser-widgets.md#publishable-keys); undefined = none. */
+  readonly publishableKeys?: readonly PublishableKeyEntry[] | undefined;
   /** docs/api.md#rate-limits (compose.ts passes the configured limits); unset = no rate limits. */
   readonly rateLimits?: RateLimitSettings;
   /** docs/api.md#overload-and-input-depth: chats are shed while the event loop lags more than this (compose.ts passes the configured 1000 ms); unset or 0 = off. */
@@ -76,6 +82,8 @@ export interface AppOptions {
   readonly concurrency?: ConcurrencyLimitSettings;
   /** METRICS_PORT is set: /metrics is served there only (src/http/metrics-access.ts). */
   readonly metricsElsewhere?: boolean;
+  /** CORS_ORIGINS (docs/browser-widgets.md#cors); unset = no cross-origin calls. */
+  readonly corsOrigins?: CorsOrigins | undefined;
 }
 
 /** Builds the service (never listens: src/server.ts does). */
@@ -121,6 +129,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     request.timings = [];
     request.span = serverSpanOf(request.raw);
     request.traceId = request.id;
+    // docs/api.md#trace-id-header: set first, so every answer, refusals and streams included, carries it.
+    void reply.header(TRACE_RESPONSE_HEADER, traceResponse(request.span, request.id));
     // Fastify builds a new routeOptions object on every read.
     const route = request.routeOptions.url;
     request.routeTemplate = route ?? 'unmatched';
@@ -185,11 +195,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   // The gate, in this order, before any route: overload (onRequest), caller key (onRequest: 401;
   // preHandler: 403), rate limits (preHandler: 429). docs/api.md#caller-keys, docs/api.md#rate-limits, docs/api.md#overload-and-input-depth.
+  // CORS first: a preflight is answered before the gate (a browser never sends the key on it).
+  if (options.corsOrigins !== undefined) void app.register(chatCors, { origins: options.corsOrigins, routePrefix: options.routePrefix });
   void app.register(overload, { routePrefix: options.routePrefix, maxEventLoopDelayMs: options.overloadMaxEventLoopDelayMs });
-  void app.register(callerAuth, { keys: options.callerKeys, routePrefix: options.routePrefix });
+  void app.register(callerAuth, { keys: options.callerKeys, publishableKeys: options.publishableKeys, routePrefix: options.routePrefix });
   void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
   void app.register(concurrencyLimits, { ...options.concurrency, routePrefix: options.routePrefix });
-  void app.register(metricsAccess, { routePrefix: options.routePrefix, callersAuthenticate: options.callerKeys !== undefined, adminApiKey: options.admin?.apiKey, servedElsewhere: options.metricsElsewhere ?? false });
+  void app.register(metricsAccess, { routePrefix: options.routePrefix, callersAuthenticate: options.callerKeys !== undefined || options.publishableKeys !== undefined, adminApiKey: options.admin?.apiKey, servedElsewhere: options.metricsElsewhere ?? false });
 
   // Before any route, so that the OpenAPI document sees them all.
   registerDocs(app, options.routePrefix);

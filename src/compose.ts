@@ -25,6 +25,7 @@ import { extractContact, warmUpContacts } from './contacts/find-contact.ts';
 import { createHandoffOutbox, type OutboxTuning } from './outbox/create-handoff-outbox.ts';
 import type { Outbox } from './outbox/outbox.ts';
 import type { ReadinessCheck } from './http/readiness.ts';
+import { originsWithoutCors } from './http/cors.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
 import type { ChatGuards } from './http/routes.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
@@ -162,6 +163,7 @@ async function createDeps(
     lockMs: config.handoffLockMs,
     receiver: party('handoff'),
     signingSecrets: config.handoffSigningSecrets,
+    legacySignature: config.handoffLegacySignature,
     logger,
     events: outboxMetrics.events,
     ...(outboxTuning === undefined ? {} : { tuning: outboxTuning }),
@@ -326,8 +328,12 @@ export async function composeService(config: Config, logger: PinoLogger, options
   if (config.handoffUnsigned && config.handoffSigningSecrets.length === 0) {
     logger.warn({ environment: config.environment }, 'HANDOFF_UNSIGNED=true: handoffs (visitors\' contact details) are delivered without a signature');
   }
-  if (config.callerKeys === undefined && config.environment !== 'local') {
+  if (config.callerKeys === undefined && config.publishableKeys === undefined && config.environment !== 'local') {
     logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
+  }
+  // A publishable key's origin that CORS does not allow could never read an answer.
+  for (const { name, origin } of originsWithoutCors(config.publishableKeys ?? [], config.corsOrigins)) {
+    logger.warn({ key: name, origin }, 'a PUBLISHABLE_KEYS origin is not in CORS_ORIGINS: browsers there cannot read the answers');
   }
   const app = buildApp({
     deps: built.deps,
@@ -339,6 +345,8 @@ export async function composeService(config: Config, logger: PinoLogger, options
     requestTimeoutMs: config.requestTimeoutMs,
     requestGuards: guarded.guards,
     callerKeys: config.callerKeys,
+    publishableKeys: config.publishableKeys,
+    corsOrigins: config.corsOrigins,
     overloadMaxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     rateLimits: {
       sessionPerMin: config.rateLimitSessionPerMin,

@@ -96,5 +96,7 @@ export function rootCause(err: unknown): unknown {
   return err instanceof StepError ? err.cause : err;
 }
 
-/** Whatever was thrown, as an Error (a rejected promise may carry anything). */
-export const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+/** What was thrown, as an Error (a non-Error value becomes one holding its text), for events and logs. */
+export function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}

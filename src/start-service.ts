@@ -10,6 +10,7 @@ import { descriptorBudget, openFilesSoftLimit } from './runtime/descriptor-budge
 import { POOL_CONNECTIONS } from './clients/party-pool.ts';
 import { serveMetrics } from './http/metrics-server.ts';
 import { createLogger } from './telemetry/logger.ts';
+import { terminalDestination } from './telemetry/terminal-lines.ts';
 
 /**
  * A start-up failure a person can fix (bad configuration, a busy port, a missing package) ends the
@@ -27,7 +28,8 @@ function exitIfFixable(err: unknown): never {
 
 async function start() {
   const configured = loadConfig();
-  const logger = createLogger(configured.logLevel);
+  // A person at a terminal gets short lines; a file, a pipe or a log collector the JSON lines.
+  const logger = createLogger(configured.logLevel, process.stdout.isTTY ? terminalDestination() : undefined);
   // docs/operations.md#open-files: client connections and the parties' pools fit under the open-files limit.
   const softLimit = openFilesSoftLimit();
   if (softLimit === undefined) logger.debug({}, 'open-files limit not known here (no /proc/self/limits, or unlimited): MAX_CONNECTIONS is not compared with it');

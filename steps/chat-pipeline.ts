@@ -16,13 +16,11 @@ import { translateReply } from './translate-reply.ts';
 import { trimHistory } from './trim-history.ts';
 import { updateConversation } from './update-conversation.ts';
 import { validateRequest } from './validate-request.ts';
-import { createPipeline } from '../src/pipeline/runner.ts';
+import { CHAT_STEPS, type ChatStepName } from '../schemas/chat-steps.ts';
+import { createPipeline, type Step } from '../src/pipeline/runner.ts';
 
-/**
- * docs/api.md#what-a-chat-does-in-order, in order (steps/README.md maps the ten rules to these steps). Each step's function name
- * is its name in latency figures, logs and spans.
- */
-export const chatSteps = [
+/** Each declared step's function; a missing or extra name is a type error. */
+const STEP_FUNCTIONS: Readonly<Record<ChatStepName, Step>> = {
   receiveRequest,
   validateRequest,
   loadSession,
@@ -41,6 +39,17 @@ export const chatSteps = [
   storeAnswer,
   rememberTurn,
   assembleResponse,
-] as const;
+};
+
+/**
+ * The steps in the order schemas/chat-steps.ts declares them (docs/api.md#what-a-chat-does-in-order;
+ * steps/README.md maps the ten rules to these steps). Each step's function name is its name in
+ * latency figures, logs and spans, so it must be the declared name: checked here, once, at load.
+ */
+export const chatSteps: readonly Step[] = CHAT_STEPS.map(({ name }) => {
+  const step = STEP_FUNCTIONS[name];
+  if (step.name !== name) throw new TypeError(`step '${name}' is the function '${step.name}': its function name must be its declared name`);
+  return step;
+});
 
 export const chatPipeline = createPipeline(chatSteps);

@@ -9,12 +9,13 @@
  *   npm run bench -- [--quick] [--rounds 3] [--seconds 8] [--slices 4] [--warmup 15] [--turn-warmup 2] [--connections 20]
  *                    [--rate 1500]
  *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=32 ...]
- *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--record] [--stdout file|pipe]
+ *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--stdout file|pipe]
  *                    [--out bench-results/latest.json]
  *
  * Variants: see variants.ts. `--compare DIR` also runs each variant from another checkout (with its
- * node_modules), e.g. the code before a change, in the same rounds: the fairest before/after. Figures go to bench-results/latest.json (git-ignored); `--record`
- * also writes docs/bench/<date>-<kind>.json (recordName below), the files docs/performance.md quotes.
+ * node_modules), e.g. the code before a change, in the same rounds: the fairest before/after.
+ * The figures go as JSON where `--out` says (default bench-results/latest.json, git-ignored; a
+ * relative path is taken from the repository's root): the repository keeps no run output.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,7 +48,6 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'boolean', default: false },
     compare: { type: 'string' },
     label: { type: 'string', default: '' },
-    record: { type: 'boolean', default: false },
     stdout: { type: 'string', default: 'file' },
     out: { type: 'string', default: 'bench-results/latest.json' },
   },
@@ -320,22 +320,3 @@ if (behind.length > 0) console.log(`warning: below the ${settings.rate} chats/s 
 const died = rows.filter((r) => r.died !== undefined);
 if (died.length > 0) console.log(`warning: ${died.map((r) => `${r.target} (round ${r.round}: ${r.died})`).join(', ')} stopped before the end of a round`);
 writeResults(resolve(ROOT, args.out), true);
-if (args.record) writeResults(resolve(ROOT, 'docs/bench', recordName()), true);
-
-/**
- * `<date>-<kind>[-<label>].json`: the kind says what was measured (`full` for every variant,
- * `default` for the default pair, otherwise the variants; `-compare` with --compare), so a file's
- * name tells a reader what produced it without a label.
- */
-function recordName(): string {
-  const names = variants.map((v) => v.name);
-  const kind = names.length === VARIANTS.length ? 'full' : names.join(',') === DEFAULT_VARIANTS.join(',') ? 'default' : names.join('-');
-  const parts = [
-    startedAt.toISOString().slice(0, 10),
-    kind,
-    ...(settings.rate === undefined ? [] : [`rate${settings.rate}`]),
-    ...(args.compare === undefined ? [] : ['compare']),
-    ...(args.label === '' ? [] : [args.label]),
-  ];
-  return `${parts.join('-').replace(/[^A-Za-z0-9._-]/g, '_')}.json`;
-}

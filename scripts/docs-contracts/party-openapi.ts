@@ -4,7 +4,10 @@
  * as what, headers, timeouts) is said here once, in the documents' descriptions.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { EngineReplySchema, EngineRequestSchema } from '../../schemas/engine.schema.ts';
+import { EngineDeltaEventSchema, EngineDoneEventSchema, EngineReplySchema, EngineRequestSchema } from '../../schemas/engine.schema.ts';
+import {
+  LEGACY_SIGNATURE_HEADER, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER,
+} from '../../src/clients/handoff-signature.ts';
 import { HandoffRequestSchema } from '../../schemas/handoff.schema.ts';
 import {
   ApiTokenReplySchema, FloorPlansReplySchema, NeighborhoodQuerySchema, NeighborhoodReplySchema, TimeSlotsReplySchema, UnitsReplySchema,
@@ -50,6 +53,41 @@ function handoffDelivery(): Json {
   };
 }
 
+/** The Standard Webhooks headers of a delivery (docs/handoff-receivers.md), named as src/clients/handoff-signature.ts sends them. */
+const WEBHOOK_HEADERS: Json[] = [
+  {
+    name: WEBHOOK_ID_HEADER, in: 'header', required: true, schema: { type: 'string', format: 'uuid' },
+    description: 'The handoff\'s `handoff_id`, the same on every attempt and covered by the signature: deduplicate on it.',
+  },
+  {
+    name: WEBHOOK_TIMESTAMP_HEADER, in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9]+$' },
+    description: 'Unix seconds when this attempt was signed (each attempt is signed afresh). Sent when HANDOFF_SIGNING_SECRET is set; refuse one more than 5 minutes from your clock.',
+  },
+  {
+    name: WEBHOOK_SIGNATURE_HEADER, in: 'header', required: false, schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+    description: 'Standard Webhooks signatures: `v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`, one space-separated entry per active secret (newest first), the key being the bytes of the `whsec_` secret\'s base64 part. Sent when HANDOFF_SIGNING_SECRET is set; accept the delivery when any entry matches any secret you hold.',
+  },
+  {
+    name: LEGACY_SIGNATURE_HEADER, in: 'header', required: false, deprecated: true, schema: { type: 'string' },
+    description: 'The former signature, `t=<unix s>,v1=<hex HMAC-SHA256(secret text, "<t>.<raw body>")>`, sent only with HANDOFF_LEGACY_SIGNATURE=true; removed in the next minor version.',
+  },
+];
+
+/** The engine's optional event-stream answer: the media type, and each `data:` event's JSON schema. */
+function engineEventStream(): Json {
+  return {
+    'text/event-stream': {
+      schema: { type: 'string', description: 'Server-sent events; each `data:` line is one JSON event (x-event-data): deltas, then one done event.' },
+      'x-event-data': {
+        oneOf: [
+          { title: 'delta', ...plain(EngineDeltaEventSchema) },
+          { title: 'done', description: 'Every member of the answer but `response` (the deltas joined)', ...plain(EngineDoneEventSchema) },
+        ],
+      },
+    },
+  };
+}
+
 function propertyGet(summary: string, reply: TSchema): Json {
   return {
     get: {
@@ -69,10 +107,10 @@ export function partyDocuments(): Map<string, Json> {
         '/query': {
           post: {
             summary: 'Classify a chat message and answer it',
-            description: 'The body is the caller\'s chat request with `history` trimmed to its last 4 items, `graphql_api_key` removed and `language` (the reply language) added.',
+            description: 'The body is the caller\'s chat request with `history` trimmed to its last 4 items, `graphql_api_key` removed and `language` (the reply language) added. The service asks with `Accept: text/event-stream, application/json`: the engine may answer the JSON reply, or stream it as server-sent events (text first, then the rest of the answer).',
             parameters: [TRACEPARENT],
             requestBody: { required: true, content: json(EngineRequestSchema) },
-            responses: { 200: { description: 'The reply and its classification', content: json(EngineReplySchema) } },
+            responses: { 200: { description: 'The reply and its classification, as one JSON answer or as an event stream', content: { ...json(EngineReplySchema), ...engineEventStream() } } },
           },
         },
       })],
@@ -89,18 +127,20 @@ export function partyDocuments(): Map<string, Json> {
         },
       })],
     ['handoff-receiver', document('Handoff receiver (called by the chat adapter)', 'HANDOFF_URL', 'http://127.0.0.1:6103',
-      'Receives the escalations of chats to a person. Delivery is at least once: the same handoff may arrive more than once, always with the same `Idempotency-Key`, which the receiver must treat as its identity. A connection error, a timeout, 408, 429 or 5xx is retried with backoff until the handoff is `HANDOFF_MAX_AGE_S` old; any other status that is not 2xx is final and dead-letters the handoff.',
+      'Receives the escalations of chats to a person, signed after the Standard Webhooks specification (docs/handoff-receivers.md): verify them with any Standard Webhooks library (npm `standardwebhooks`, Svix\'s libraries) and the `whsec_` secret. Delivery is at least once: the same handoff may arrive more than once, always with the same `webhook-id` (also sent as `Idempotency-Key`), which the receiver must treat as its identity. A connection error, a timeout, 408, 429 or 5xx is retried with backoff until the handoff is `HANDOFF_MAX_AGE_S` old; any other status that is not 2xx (401 for a delivery that does not verify) is final and dead-letters the handoff.',
       {
         '/handoff': {
           post: {
             summary: 'Accept one handoff',
             parameters: [
-              { name: 'Idempotency-Key', in: 'header', required: true, description: 'The handoff\'s `handoff_id` (a UUID), the same on every attempt', schema: { type: 'string', format: 'uuid' } },
+              ...WEBHOOK_HEADERS,
+              { name: 'Idempotency-Key', in: 'header', required: true, description: 'The handoff\'s `handoff_id` (a UUID), the same on every attempt, as `webhook-id` (which, unlike this header, the signature covers)', schema: { type: 'string', format: 'uuid' } },
               TRACEPARENT,
             ],
             requestBody: { required: true, content: { 'application/json': { schema: handoffDelivery() } } },
             responses: {
               202: { description: 'Accepted (any 2xx is an acknowledgement; the body is not read)' },
+              401: { description: 'The signature does not verify or its timestamp is too old: final, the handoff is dead-lettered' },
               '5XX': { description: 'Retried later with backoff' },
             },
           },
@@ -120,7 +160,7 @@ export function partyDocuments(): Map<string, Json> {
             responses: { 200: { description: 'Keywords', content: json(NeighborhoodReplySchema) } },
           },
         },
-        '/api/v1/properties/api_token': propertyGet('A GraphQL API token for a property (cached 15 minutes per property)', ApiTokenReplySchema),
+        '/api/v1/properties/api_token': propertyGet('A GraphQL API token for a property (part of the API; the service does not call it)', ApiTokenReplySchema),
       })],
   ]);
 }

@@ -13,9 +13,10 @@
 import { LRUCache } from 'lru-cache';
 import { heapBytesOnce, messageBytes, stringBytes } from './heap-bytes.ts';
 import {
-  appendTurn, sessionKeyString, silentCacheEvents, toError,
+  appendTurn, sessionKeyString, silentCacheEvents,
   type CacheEvents, type SessionCache, type SessionEntry, type SessionKey, type Turn,
 } from './session-cache.ts';
+import { toError } from '../errors.ts';
 
 /** CACHE_MAX_BYTES default: 64 MiB of the 384 MiB heap of the Kubernetes pod. */
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;

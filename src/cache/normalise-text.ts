@@ -11,6 +11,7 @@
  * - numbers are canonical: thousands separators dropped ("1,500" == "1.500" == "1500"), a decimal
  *   comma becomes a point ("1,5" == "1.5"), leading zeros dropped ("05" == "5").
  */
+import { foldAccents } from '../text/fold-accents.ts';
 
 // A Map, not an object literal: a visitor's word is data, and "constructor" must not find
 // Object.prototype.constructor (docs/api.md#limits).
@@ -52,13 +53,9 @@ function canonicalNumber(raw: string): string {
 
 /** Normalised words of a text, in order. */
 export function normalisedTokens(text: string): string[] {
-  const folded = text
-    // Apostrophes first: NFKD turns the acute accent ´ into a space and a combining mark, which would
-    // split "isn´t" into "isn t" and hide its negation from the guards.
-    .replace(/[’`´]/g, "'")
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
+  // Apostrophes first: NFKD turns the acute accent ´ into a space and a combining mark, which would
+  // split "isn´t" into "isn t" and hide its negation from the guards.
+  const folded = foldAccents(text.replace(/[’`´]/g, "'"))
     .replace(/\bcan't\b/g, 'can not')
     .replace(/\bwon't\b/g, 'will not')
     .replace(/n't\b/g, ' not')

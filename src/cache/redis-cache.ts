@@ -20,9 +20,10 @@ import type { RedisTarget } from '../config/redis-target.ts';
 import { connectRedis, DEFAULT_REDIS_COMMAND_TIMEOUT_MS, redisAnswers } from '../shared-state/redis-connection.ts';
 import { results, SESSION_KEY_PREFIX, sessionEntryOf, sessionKeys, sessionWriteOf } from './redis-session-data.ts';
 import {
-  MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, silentCacheEvents, toError,
+  MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, silentCacheEvents,
   type CacheEvents, type SessionCache, type Turn,
 } from './session-cache.ts';
+import { toError } from '../errors.ts';
 
 export interface RedisCacheOptions {
   /** The configured Redis (a string: one node's URL). */

@@ -76,10 +76,6 @@ export function sessionNameOfKey(key: SessionKey): string {
   return Buffer.from(sessionKeyString(key)).toString('base64url');
 }
 
-export function toError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
-}
-
 /** The text cut to STORED_TEXT_MAX_UNITS, never leaving half of a surrogate pair at the cut. */
 export function storedText(text: string): string {
   if (text.length <= STORED_TEXT_MAX_UNITS) return text;

@@ -1,4 +1,3 @@
-import { ClientError } from 'graphql-request';
 import type { Dispatcher } from 'undici';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
@@ -20,7 +19,7 @@ import {
 import { attemptTimer, clientSpan, setErrorType, type ClientCall, type OutboundTelemetry } from '../telemetry/client-span.ts';
 import { callError, failureReason, is2xx, isRejectedBeforeSending, timeoutOrUnreachable } from './call-failure.ts';
 import { callLimit, startCallTimer, type CallLimit } from './call-timer.ts';
-import { graphqlAttempts } from './graphql-attempt.ts';
+import { GraphqlAnswerError, graphqlAttempts } from './graphql-attempt.ts';
 import { PartyPoolBusyError, type PartySlots } from './party-slots.ts';
 import { withRetries, type RetryPolicy } from './retry.ts';
 
@@ -71,10 +70,7 @@ const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 100, capMs: 1_000 };
 /** A reason that is safe to log: never the query, variables or headers (ClientError.message holds them). */
 function describe(err: unknown, limit: CallLimit | undefined): string {
   if (err instanceof DownstreamError) return err.reason;
-  if (err instanceof ClientError) {
-    const status = err.response.status;
-    return status >= 400 ? `answered ${status}` : `answered ${err.response.errors?.length ?? 0} GraphQL error(s)`;
-  }
+  if (err instanceof GraphqlAnswerError) return err.message;
   return timeoutOrUnreachable(err, limit);
 }
 
@@ -84,7 +80,7 @@ function describe(err: unknown, limit: CallLimit | undefined): string {
  */
 const retryable = (err: unknown) => !isRejectedBeforeSending(err) && !(err instanceof PartyPoolBusyError);
 
-/** docs/contracts.md#graphql-store: the GraphQL API, through graphql-request over the party's keep-alive undici pool. */
+/** docs/contracts.md#graphql-store: the GraphQL API, a JSON POST per attempt over the party's keep-alive undici pool. */
 export function createGraphqlClient(target: GraphqlTarget) {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...target.retry };
   const headers: Record<string, string> = {};
@@ -138,20 +134,17 @@ export function createGraphqlClient(target: GraphqlTarget) {
         const done = attemptTimer(target.telemetry, 'graphql');
         const timer = startCallTimer(limit);
         let status: number | undefined;
+        const onStatus = (answered: number) => {
+          status = answered;
+          span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, answered);
+        };
         try {
-          const res = await send({ document: mutation.document, variables: { input }, callerApiKey, signal: timer.signal });
-          status = res.status;
-          span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-          if (!check.Check(res.data)) throw new DownstreamError('graphql', 'answer out of contract');
+          const data = await send({ document: mutation.document, variables: { input }, callerApiKey, signal: timer.signal, onStatus });
+          if (!check.Check(data)) throw new DownstreamError('graphql', 'answer out of contract', status === undefined ? {} : { status });
           done(undefined);
-          return res.data;
+          return data;
         } catch (err) {
-          if (status === undefined) {
-            // The API answered, but graphql-request found GraphQL errors or could not read the answer.
-            status = err instanceof ClientError ? err.response.status : err instanceof DownstreamError ? err.status : undefined;
-            if (status !== undefined) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-          }
-          lastFailure = err instanceof ClientError && is2xx(status ?? 0) ? 'graphql_error' : failureReason(err, status, is2xx);
+          lastFailure = err instanceof GraphqlAnswerError && is2xx(err.status) ? 'graphql_error' : failureReason(err, status, is2xx);
           done(lastFailure);
           span.addEvent('attempt failed', { attempt: n, reason: lastFailure });
           throw err;

@@ -6,7 +6,6 @@ import { withTraceHeaders } from '../telemetry/outbound.ts';
 import { failureReason, is2xx } from './call-failure.ts';
 import { startCallTimer } from './call-timer.ts';
 import type { HandoffSigner } from './handoff-signature.ts';
-import { SIGNATURE_HEADER } from './handoff-signature.ts';
 import type { HttpParty } from './http-json.ts';
 import { partyAddress } from './party-pool.ts';
 
@@ -26,7 +25,7 @@ export function captureTraceHeaders(): Record<string, string> {
 /** A connection error, timeout, 408, 429 or 5xx may pass; any other answer will not change by itself. */
 const isRetryableStatus = (status: number): boolean => status === 408 || status === 429 || status >= 500;
 
-/** How deliveries are signed (docs/contracts.md#handoff-receiver); no signer = unsigned. `now` is the clock of the timestamp. */
+/** How deliveries are signed (docs/handoff-receivers.md); no signer = unsigned. `now` is the clock of the timestamp. */
 export interface DeliverySigning {
   readonly signer?: HandoffSigner | undefined;
   readonly now?: () => number;
@@ -34,8 +33,8 @@ export interface DeliverySigning {
 
 /**
  * One attempt at `POST {HANDOFF_URL}/handoff` with `Idempotency-Key: <handoff_id>` (the same on
- * every attempt, so the receiver records a re-delivery once) and, with a signer, a signature made
- * for this attempt (fresh timestamp, same body). Never throws: the outbox decides
+ * every attempt, so the receiver records a re-delivery once) and, with a signer, the Standard
+ * Webhooks headers made for this attempt (`webhook-id` = handoff_id, a fresh timestamp, same body). Never throws: the outbox decides
  * what to do with the outcome. The CLIENT span is a child of the chat's span (from `traceHeaders`),
  * even when the attempt runs long after the reply, or in another process.
  */
@@ -61,8 +60,9 @@ export async function deliverHandoff(
       const timer = startCallTimer({ ms: target.timeoutMs, byDeadline: false });
       try {
         const body = JSON.stringify(handoff);
-        const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': handoff.handoff_id };
-        if (signing.signer !== undefined) headers[SIGNATURE_HEADER] = signing.signer.sign(body, (signing.now ?? Date.now)());
+        // webhook-id (what receivers deduplicate on) is sent signed or not; the signer adds the rest.
+        const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': handoff.handoff_id, 'webhook-id': handoff.handoff_id };
+        if (signing.signer !== undefined) Object.assign(headers, signing.signer.headers(handoff.handoff_id, body, (signing.now ?? Date.now)()));
         const res = await target.dispatcher.request({
           origin: address.origin,
           path: `${address.basePath}/handoff`,

@@ -1,18 +1,17 @@
 /**
  * Reading a party's JSON answer within bounds (docs/api.md#limits): at most `maxBytes` are read (the rest is
  * never buffered: the body is destroyed as soon as it goes over), at most MAX_ANSWER_DEPTH levels of
- * objects and arrays are accepted (the answer itself is level 1), and members named `__proto__`,
- * `constructor` or `prototype` are dropped at every level, so that no party's text ever reaches a
- * prototype, or a caller, as one of those names.
+ * objects and arrays are accepted (the answer itself is level 1), and the members that could reach
+ * a prototype (`__proto__`, and `constructor` holding `prototype`) are dropped at every level by
+ * secure-json-parse, the rule request bodies are read by too (src/http/json-body.ts refuses them).
  */
+import sjson from 'secure-json-parse';
 import type { Dispatcher } from 'undici';
 
 export const MAX_ANSWER_DEPTH = 32;
 
 /** Answers most parties give are a few KiB; a list of units or slots stays well under this. */
 export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
-
-const FORBIDDEN_MEMBERS = ['__proto__', 'constructor', 'prototype'] as const;
 
 /** Why an answer is out of bounds, in fixed words (safe to log). */
 export class AnswerBoundError extends Error {
@@ -56,29 +55,18 @@ async function readChunks(body: Dispatcher.ResponseData['body'], maxBytes: numbe
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
-/** Drops the forbidden members in place and checks the depth (the recursion stops at the limit). */
-function sanitise(value: unknown, depth: number): void {
+/** Checks the depth (the recursion stops at the limit). */
+function checkDepth(value: unknown, depth: number): void {
   if (value === null || typeof value !== 'object') return;
   if (depth > MAX_ANSWER_DEPTH) throw new AnswerBoundError(`answer nested deeper than ${MAX_ANSWER_DEPTH} levels`);
   if (Array.isArray(value)) {
-    for (const item of value) sanitise(item, depth + 1);
+    for (const item of value) checkDepth(item, depth + 1);
     return;
   }
   const record = value as Record<string, unknown>;
-  for (const name of FORBIDDEN_MEMBERS) if (Object.hasOwn(record, name)) delete record[name];
   // for...in, not Object.values: no array per object (JSON.parse makes plain objects, whose
   // prototype has no enumerable members).
-  for (const name in record) sanitise(record[name], depth + 1);
-}
-
-/**
- * Whether the text can hold a forbidden member name: one of the names written out, or any `\u`
- * escape (JSON.parse turns `"\u005f_proto__"` into `__proto__`).
- */
-function mayNameForbiddenMember(text: string): boolean {
-  if (text.includes('\\u')) return true;
-  for (const name of FORBIDDEN_MEMBERS) if (text.includes(name)) return true;
-  return false;
+  for (const name in record) checkDepth(record[name], depth + 1);
 }
 
 /**
@@ -96,14 +84,16 @@ function bracketsAtMost(text: string, limit: number): boolean {
   return true;
 }
 
+const PROTOTYPE_MEMBERS = { protoAction: 'remove', constructorAction: 'remove' } as const;
+
 /**
- * JSON.parse (a SyntaxError for malformed text), then the depth and member rules above. The walk
- * over the parsed value is skipped when the text itself shows that neither rule can apply (an
- * ordinary answer: a few brackets, no such name): a few native string searches instead of a visit
- * to every member, on every party's answer of every chat.
+ * secure-json-parse (a SyntaxError for malformed text; prototype members removed), then the depth
+ * rule. The walk over the parsed value is skipped when the text itself shows that the depth cannot
+ * be over (an ordinary answer: a few brackets): a native string search instead of a visit to every
+ * member, on every party's answer of every chat.
  */
 export function parseBoundedJson(text: string): unknown {
-  const parsed: unknown = JSON.parse(text);
-  if (mayNameForbiddenMember(text) || !bracketsAtMost(text, MAX_ANSWER_DEPTH)) sanitise(parsed, 1);
+  const parsed: unknown = sjson.parse(text, undefined, PROTOTYPE_MEMBERS);
+  if (!bracketsAtMost(text, MAX_ANSWER_DEPTH)) checkDepth(parsed, 1);
   return parsed;
 }

@@ -1,7 +1,5 @@
-import QuickLRU from 'quick-lru';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import {
-  ApiTokenReplySchema,
   FloorPlansReplySchema,
   NeighborhoodReplySchema,
   TimeSlotsReplySchema,
@@ -16,21 +14,9 @@ const unitsReply = TypeCompiler.Compile(UnitsReplySchema);
 const floorPlansReply = TypeCompiler.Compile(FloorPlansReplySchema);
 const timeSlotsReply = TypeCompiler.Compile(TimeSlotsReplySchema);
 const neighborhoodReply = TypeCompiler.Compile(NeighborhoodReplySchema);
-const apiTokenReply = TypeCompiler.Compile(ApiTokenReplySchema);
-
-export interface PropertyApiOptions {
-  /** How long a fetched API token is reused for its property. */
-  readonly tokenTtlMs?: number;
-  readonly maxCachedTokens?: number;
-}
 
 /** docs/contracts.md#property-api: the property management API. */
-export function createPropertyApiClient(target: HttpParty, options: PropertyApiOptions = {}) {
-  // Per-property token cache; an in-flight fetch is shared so a burst asks only once.
-  const tokens = new QuickLRU<string, Promise<string>>({
-    maxSize: options.maxCachedTokens ?? 1000,
-    maxAge: options.tokenTtlMs ?? 15 * 60_000,
-  });
+export function createPropertyApiClient(target: HttpParty) {
   const q = (propertyId: string) => `?propertyId=${encodeURIComponent(propertyId)}`;
 
   return {
@@ -50,17 +36,6 @@ export function createPropertyApiClient(target: HttpParty, options: PropertyApiO
       const body = { propertyId, query };
       const path = '/api/v1/service/google_query';
       return (await callJson(target, { method: 'POST', path, body, reply: neighborhoodReply, deadlineAt })).keywords;
-    },
-    /** A fetch shared by a burst is bounded by the deadline of the chat that started it. */
-    apiToken(propertyId: string, deadlineAt?: number): Promise<string> {
-      const cached = tokens.get(propertyId);
-      if (cached) return cached;
-      const path = `/api/v1/properties/api_token${q(propertyId)}`;
-      const pending = callJson(target, { method: 'GET', path, reply: apiTokenReply, deadlineAt }).then((r) => r.token);
-      tokens.set(propertyId, pending);
-      // A failed fetch must not be remembered.
-      pending.catch(() => tokens.delete(propertyId));
-      return pending;
     },
   };
 }

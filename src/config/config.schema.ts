@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FairSharesConfig } from './fair-shares-config.ts';
 import type { RedisTarget } from './redis-target.ts';
+import type { CorsOrigins } from './cors-origins.ts';
 import type { TracesSamplerConfig } from './sampler-config.ts';
 
 export const ENVIRONMENTS = ['local', 'qa', 'staging', 'prod'] as const;
@@ -32,6 +33,17 @@ export interface CallerKeyEntry {
   readonly key: string;
   /** The organisations the key may post for; undefined = any. */
   readonly orgIds: readonly string[] | undefined;
+}
+
+/** One PUBLISHABLE_KEYS entry (docs/browser-widgets.md#publishable-keys); the key is digested once when the app is built. */
+export interface PublishableKeyEntry {
+  readonly name: string;
+  /** Begins `pk_`. */
+  readonly key: string;
+  /** Exact origins (as browsers send `Origin`) the key is accepted from. */
+  readonly origins: readonly string[];
+  readonly orgId: string;
+  readonly propertyIds: readonly string[];
 }
 
 export interface Config {
@@ -80,6 +92,10 @@ export interface Config {
   // Callers and limits (docs/api.md#caller-keys, docs/api.md#rate-limits, docs/api.md#overload-and-input-depth): src/http/caller-auth.ts, rate-limits.ts, overload.ts.
   /** CALLER_API_KEYS; undefined = no caller authentication. */
   readonly callerKeys: readonly CallerKeyEntry[] | undefined;
+  /** PUBLISHABLE_KEYS (docs/browser-widgets.md#publishable-keys); undefined = none. */
+  readonly publishableKeys: readonly PublishableKeyEntry[] | undefined;
+  /** CORS_ORIGINS (docs/browser-widgets.md#cors): `local` by default in ENVIRONMENT=local, none elsewhere. */
+  readonly corsOrigins: CorsOrigins;
   /** Chats per minute per session (`orgId`, `propertyId`, `session_id`); 0 = off. */
   readonly rateLimitSessionPerMin: number;
   /** Chats per minute per organisation; 0 = off. */
@@ -94,8 +110,10 @@ export interface Config {
   readonly handoffMaxAgeSeconds: number;
   /** HANDOFF_LOCK_MS: how long a delivering instance holds a handoff; a dead one's is taken over after it. */
   readonly handoffLockMs: number;
-  /** HANDOFF_SIGNING_SECRET (docs/contracts.md#handoff-receiver): the first signs, each gets a `v1=`; empty = unsigned. Never logged. */
+  /** HANDOFF_SIGNING_SECRET (docs/handoff-receivers.md): `whsec_` secrets, the newest first, each gets a `v1,` signature; empty = unsigned. Never logged. */
   readonly handoffSigningSecrets: readonly string[];
+  /** HANDOFF_LEGACY_SIGNATURE: also send the former `X-Chat-Adapter-Signature` (kept for one minor version). */
+  readonly handoffLegacySignature: boolean;
   /** ADMIN_API_KEY: bearer key of the /admin routes, which are not served when unset. Never logged. */
   readonly adminApiKey: string | undefined;
   /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (docs/api.md#limits). */

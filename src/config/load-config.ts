@@ -6,6 +6,9 @@ import { isTimeZone } from '../reply/property-format.ts';
 import { parseCallerKeys } from './caller-keys.ts';
 import { readFairShares, readHandoffUnsigned, readMetricsPort } from './fair-shares-config.ts';
 import { readRedisTarget } from './redis-target.ts';
+import { parseWebhookSecrets } from './webhook-secrets.ts';
+import { parseCorsOrigins } from './cors-origins.ts';
+import { checkKeyKinds, parsePublishableKeys } from './publishable-keys.ts';
 import { readTracesSampler } from './sampler-config.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
@@ -40,6 +43,25 @@ const MIB = 1024 * 1024;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/** What a config file may hold, in the words of the error that names anything else. */
+const FILE_SETTINGS = Object.keys(ConfigFileSchema.properties);
+
+/**
+ * A setting a config file cannot hold, said with where it goes instead: a file holds the party
+ * addresses of its environment (docs/configuration.md#where-per-environment-settings-live); every
+ * other setting is an environment variable, set per environment by the deployment. The name is
+ * read as data (never an object key) and suggested as the variable it probably means.
+ */
+function unknownSetting(parsed: unknown): string | undefined {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const name = Object.keys(parsed).find((key) => !FILE_SETTINGS.includes(key));
+  if (name === undefined) return undefined;
+  const variable = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+  const shown = JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}...` : name);
+  const meant = /^[A-Z][A-Z0-9_]*$/.test(variable) ? ` (${variable}?)` : '';
+  return `unknown setting ${shown}: a config file holds only ${FILE_SETTINGS.join(', ')}; set anything else as an environment variable${meant} per environment in the deployment (see docs/configuration.md, "Where per-environment settings live")`;
+}
+
 function readConfigFile(configDir: string, environment: string): ConfigFile {
   const path = resolve(configDir, `${environment}.json`);
   let parsed: unknown;
@@ -48,6 +70,8 @@ function readConfigFile(configDir: string, environment: string): ConfigFile {
   } catch (err) {
     throw new ConfigError('ENVIRONMENT', `cannot read ${path}: ${(err as Error).message}`);
   }
+  const unknown = unknownSetting(parsed);
+  if (unknown !== undefined) throw new ConfigError('ENVIRONMENT', `${path}: ${unknown}`);
   const firstError = Value.Errors(ConfigFileSchema, parsed).First();
   if (firstError) throw new ConfigError('ENVIRONMENT', `${path}${firstError.path}: ${firstError.message}`);
   return parsed as ConfigFile;
@@ -78,21 +102,6 @@ function adminApiKey(env: Env): string | undefined {
     throw new ConfigError('ADMIN_API_KEY', 'must be at least 16 printable ASCII characters without spaces');
   }
   return key;
-}
-
-/**
- * docs/contracts.md#handoff-receiver: HANDOFF_SIGNING_SECRET, a comma-separated list (rotation: the new secret first, the old
- * one kept while receivers move over). Empty when unset: deliveries are not signed.
- */
-function handoffSigningSecrets(env: Env): readonly string[] {
-  const value = envOptionalString(env, 'HANDOFF_SIGNING_SECRET');
-  if (value === undefined) return [];
-  const secrets = value.split(',').map((s) => s.trim());
-  // The secrets are never echoed: only what is wrong with them.
-  if (secrets.some((s) => !/^[\x21-\x7e]{16,}$/.test(s) || s.includes(','))) {
-    throw new ConfigError('HANDOFF_SIGNING_SECRET', 'must be a comma-separated list of secrets of at least 16 printable ASCII characters without spaces');
-  }
-  return secrets;
 }
 
 function phoneRegion(env: Env): string {
@@ -188,6 +197,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     idempotencyMaxKeys: check(() => envInteger(env, 'IDEMPOTENCY_MAX_KEYS', 20_000, 1, 10_000_000)),
     idempotencyMaxBytes: check(() => envInteger(env, 'IDEMPOTENCY_MAX_BYTES', 32 * MIB, MIB, 4096 * MIB)),
     callerKeys: check(() => parseCallerKeys(env)),
+    publishableKeys: check(() => parsePublishableKeys(env)),
+    corsOrigins: check(() => parseCorsOrigins(env, local)),
     rateLimitSessionPerMin: check(() => envInteger(env, 'RATE_LIMIT_SESSION_PER_MIN', 30, 0, 1_000_000)),
     rateLimitOrgPerMin: check(() => envInteger(env, 'RATE_LIMIT_ORG_PER_MIN', 0, 0, 100_000_000)),
     // Off by default: without CALLER_API_KEYS the client is the peer address, which behind a load
@@ -198,7 +209,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     handoffMaxAgeSeconds: check(() => envInteger(env, 'HANDOFF_MAX_AGE_S', 86_400, 1, 30 * 86_400)),
     handoffLockMs: check(() => envInteger(env, 'HANDOFF_LOCK_MS', 30_000, 500, 600_000)),
     adminApiKey: check(() => adminApiKey(env)),
-    handoffSigningSecrets: check(() => handoffSigningSecrets(env)),
+    handoffSigningSecrets: check(() => parseWebhookSecrets(env)),
+    handoffLegacySignature: check(() => envBoolean(env, 'HANDOFF_LEGACY_SIGNATURE', false)),
     playground: check(() => envBoolean(env, 'PLAYGROUND', local)),
     keepAliveTimeoutMs: check(() => envInteger(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 3_600_000)),
     requestReceiveTimeoutMs: check(() => envInteger(env, 'REQUEST_RECEIVE_TIMEOUT_MS', 30_000, 100, 600_000)),
@@ -209,6 +221,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     metricsPort: check(() => readMetricsPort(env, port)),
     handoffUnsigned: check(() => readHandoffUnsigned(env, environment, envOptionalString(env, 'HANDOFF_SIGNING_SECRET') !== undefined)),
   };
+  check(() => checkKeyKinds(config.publishableKeys, config.callerKeys, config.adminApiKey));
   problems.done();
   return config;
 }

@@ -11,6 +11,7 @@
 import { createServer, type Server } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { explainBusyPort } from '../config/start-up-errors.ts';
+import { BROWSER_LINE } from '../telemetry/terminal-lines.ts';
 
 export interface BrowserPortOptions {
   /** HOST: the second port is bound like the first. */
@@ -88,7 +89,7 @@ export function browserPort(app: FastifyInstance, options: BrowserPortOptions, l
       }
       server.on('error', (err: NodeJS.ErrnoException) => logger.warn({ port, reason: err.code ?? 'error' }, 'port for browsers failed'));
       const url = browserOrigin(options.host, port);
-      logger.info({ ...(options.playground && { playground: `${url}/playground/` }), docs: `${url}/docs`, port }, 'open in a browser');
+      logger.info({ ...(options.playground && { playground: `${url}/playground/` }), docs: `${url}/docs`, port }, BROWSER_LINE);
     },
   };
 }

@@ -3,13 +3,17 @@
  * `Authorization: Bearer <key>`: checked in onRequest, before the body is read (401), and, once the
  * body is validated, against the organisations the key may post for (403), before anything else
  * runs. Keys are held only as SHA-256 digests (bearer-key.ts); the entry's name, never the key,
- * goes on the request's log lines, its server span and its metrics.
+ * goes on the request's log lines, its server span and its metrics. A `pk_` key is a publishable
+ * key (PUBLISHABLE_KEYS, checked by publishable-keys.ts): it also needs its `Origin`, and is
+ * scoped to properties as well.
  */
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import { ATTR_CALLER } from '../telemetry/attributes.ts';
 import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-key.ts';
 import { chatRouteMatcher } from './chat-route.ts';
+import type { PublishableKeyEntry } from '../config/config.schema.ts';
+import { isPublishableToken, publishableKeyCheck } from './publishable-keys.ts';
 
 /** One CALLER_API_KEYS entry (src/config/caller-keys.ts parses them). */
 export interface CallerKey {
@@ -23,6 +27,8 @@ export interface CallerKey {
 export interface Caller {
   readonly name: string;
   readonly orgIds: ReadonlySet<string> | undefined;
+  /** The properties a publishable key may chat for; undefined = any (secret caller keys). */
+  readonly propertyIds?: ReadonlySet<string> | undefined;
 }
 
 declare module 'fastify' {
@@ -35,16 +41,19 @@ declare module 'fastify' {
 export interface CallerAuthOptions {
   /** CALLER_API_KEYS; undefined = no caller authentication. */
   readonly keys: readonly CallerKey[] | undefined;
+  /** PUBLISHABLE_KEYS (publishable-keys.ts); with either set, every chat needs a key. */
+  readonly publishableKeys?: readonly PublishableKeyEntry[] | undefined;
   readonly routePrefix: string;
 }
 
 const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, options) => {
   app.decorateRequest('caller', undefined);
-  if (options.keys === undefined) return;
+  if (options.keys === undefined && options.publishableKeys === undefined) return;
   const isChat = chatRouteMatcher(options.routePrefix);
+  const publishable = publishableKeyCheck(options.publishableKeys ?? []);
   // Digested once; the keys themselves are not kept by the plugin.
-  const digests = options.keys.map((entry) => digestKey(entry.key));
-  const callers: readonly Caller[] = options.keys.map((entry) => ({
+  const digests = (options.keys ?? []).map((entry) => digestKey(entry.key));
+  const callers: readonly Caller[] = (options.keys ?? []).map((entry) => ({
     name: entry.name,
     orgIds: entry.orgIds === undefined ? undefined : new Set(entry.orgIds),
   }));
@@ -57,7 +66,9 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
       return;
     }
     // Two Authorization headers (or two credentials in one) are refused, never "first wins".
-    const caller = callers[matchKey(bearerToken(soleAuthorization(request.raw.rawHeaders)), digests)];
+    const token = bearerToken(soleAuthorization(request.raw.rawHeaders));
+    // A browser's publishable key (pk_...) counts only from one of its origins.
+    const caller = isPublishableToken(token) ? publishable(token, request.headers.origin) : callers[matchKey(token, digests)];
     if (caller === undefined) {
       void reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
       return;
@@ -71,7 +82,9 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
 
   app.addHook('preHandler', (request, reply, done) => {
     const orgIds = request.caller?.orgIds;
-    if (orgIds === undefined || orgIds.has((request.body as { orgId: string }).orgId)) {
+    const propertyIds = request.caller?.propertyIds;
+    const body = request.body as { orgId: string; propertyId: string };
+    if ((orgIds === undefined || orgIds.has(body.orgId)) && (propertyIds === undefined || propertyIds.has(body.propertyId))) {
       done();
       return;
     }

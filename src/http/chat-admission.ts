@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Tracer } from '@opentelemetry/api';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
+import { WAIT_FOR_TURN_STEP } from '../../schemas/chat-steps.ts';
 import { RequestValidationError } from '../errors.ts';
 import { requestFingerprint } from '../idempotency/request-fingerprint.ts';
 import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
@@ -29,7 +30,8 @@ import { continueUnlessAnswered } from './hook-outcome.ts';
 import { IDEMPOTENCY_HEADER, idempotencyHeaderLines, parseIdempotencyKey } from './idempotency-key-header.ts';
 import { answerRateLimits } from './rate-limits.ts';
 
-export const WAIT_FOR_TURN = 'waitForTurn';
+/** The timing of the wait for the session's turn (declared with the steps: schemas/chat-steps.ts). */
+export const WAIT_FOR_TURN = WAIT_FOR_TURN_STEP;
 export const SESSION_BUSY_DETAIL = 'session busy';
 /** The status recorded for a chat whose caller left before its turn (nginx's "client closed request"). */
 export const CALLER_GONE_STATUS = 499;

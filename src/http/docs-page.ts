@@ -66,3 +66,14 @@ export const DOCS_PAGE: Pick<FastifySwaggerUiOptions, 'theme' | 'logo' | 'uiConf
     requestInterceptor: freshIdempotencyKey,
   },
 };
+
+const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
+
+/**
+ * The page's HTML with a viewport tag, which @fastify/swagger-ui's page lacks: without one a phone
+ * lays the page out 980 px wide and shrinks it. Inserted after the charset declaration, once.
+ */
+export function withViewport(html: string): string {
+  if (html.includes('name="viewport"')) return html;
+  return html.replace('<meta charset="UTF-8">', `<meta charset="UTF-8">\n      ${VIEWPORT}`);
+}

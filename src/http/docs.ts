@@ -7,7 +7,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { DOCS_PAGE } from './docs-page.ts';
+import { DOCS_PAGE, withViewport } from './docs-page.ts';
 import { documentRoute, OPENAPI_INFO, OPENAPI_TAGS, SECURITY_SCHEMES } from './openapi-document.ts';
 import { simplifySchemas } from './openapi-schemas.ts';
 
@@ -22,12 +22,19 @@ export function registerDocs(app: FastifyInstance, routePrefix: string): void {
     transform: documentRoute(routePrefix),
     transformObject: (document) => simplifySchemas('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
-  void app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    ...DOCS_PAGE,
-    // The page, its assets and its "Try it out" requests stay on this service. (The plugin's default
-    // policy has upgrade-insecure-requests, which would send "Try it out" to https on a plain-http host.)
-    staticCSP: "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
+  // In a scope of its own, so that the hook giving its page a viewport tag sees only its routes.
+  void app.register(async (docs) => {
+    docs.addHook('onSend', async (_request, reply, payload) => {
+      const type = reply.getHeader('content-type');
+      return typeof payload === 'string' && typeof type === 'string' && type.startsWith('text/html') ? withViewport(payload) : payload;
+    });
+    await docs.register(fastifySwaggerUi, {
+      routePrefix: '/docs',
+      ...DOCS_PAGE,
+      // The page, its assets and its "Try it out" requests stay on this service. (The plugin's default
+      // policy has upgrade-insecure-requests, which would send "Try it out" to https on a plain-http host.)
+      staticCSP: "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; frame-ancestors 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
+    });
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

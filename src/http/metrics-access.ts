@@ -1,8 +1,8 @@
 /**
  * Who may read `GET /metrics` (docs/api.md#caller-keys, docs/operations.md#metrics). The figures
- * name callers, parties and load, so once callers must authenticate (CALLER_API_KEYS), the
- * service's own port answers them only to `Authorization: Bearer <ADMIN_API_KEY>` (401 otherwise,
- * also when no admin key is set). With METRICS_PORT set they are served only on that port
+ * name callers, parties and load, so once callers must authenticate (CALLER_API_KEYS or
+ * PUBLISHABLE_KEYS), the service's own port answers them only to `Authorization: Bearer
+ * <ADMIN_API_KEY>` (401 otherwise, also when no admin key is set). With METRICS_PORT set they are served only on that port
  * (src/http/metrics-server.ts, meant for the cluster network alone) and the service's port answers
  * 404. Without caller keys and without METRICS_PORT, /metrics is open as before.
  */
@@ -12,7 +12,7 @@ import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-ke
 
 export interface MetricsAccessOptions {
   readonly routePrefix: string;
-  /** CALLER_API_KEYS is set: the metrics are not for anyone. */
+  /** CALLER_API_KEYS or PUBLISHABLE_KEYS is set: the metrics are not for anyone. */
   readonly callersAuthenticate: boolean;
   /** ADMIN_API_KEY (only its digest is kept). */
   readonly adminApiKey?: string | undefined;

@@ -31,13 +31,19 @@ export const SECURITY_SCHEMES = {
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',
-    description: 'A caller key of `CALLER_API_KEYS` for `POST /chat_adapter` (needed only when that variable is set), `ADMIN_API_KEY` for `/admin` routes.',
+    description: 'A caller key of `CALLER_API_KEYS`, or from browser code a publishable key (`pk_...`) of `PUBLISHABLE_KEYS` sent from one of its origins, for `POST /chat_adapter` (needed only when either variable is set); `ADMIN_API_KEY` for `/admin` routes.',
   },
 } as const;
 
 const header = (description: string, schema: TSchema = Type.String()) => ({ ...schema, description });
 const SERVER_TIMING = header('The step durations of `latency.steps` and the total, e.g. `askEngine;dur=4.13, total;dur=21.90`');
 const RETRY_AFTER = header('Seconds to wait before retrying', Type.Integer({ minimum: 0 }));
+const TRACE_RESPONSE = header('W3C `traceresponse`: `00-<trace id>-<span id>-<flags>`; the trace id of this answer, whatever its status (docs/api.md#trace-id-header)');
+
+/** `traceresponse` on every status of a route's responses. */
+function withTraceResponse(response: NonNullable<RouteSchema['response']>): NonNullable<RouteSchema['response']> {
+  return Object.fromEntries(Object.entries(response).map(([status, r]) => [status, { ...r, headers: { ...(r['headers'] as object | undefined), traceresponse: TRACE_RESPONSE } }]));
+}
 
 const IDEMPOTENCY_KEY = Type.String({
   minLength: 1,
@@ -84,12 +90,12 @@ function chatRoute(schema: RouteSchema): RouteSchema {
     ...schema,
     summary: 'Answer one chat message',
     description:
-      'Runs the processing rules (validate, session, language, engine, property API, format, translate, contacts, store, handoff) and answers with the reply, its classification and per-step latency. Needs `Authorization: Bearer <key>` only when `CALLER_API_KEYS` is set. With `Accept: text/event-stream` the 200 answer is a server-sent event stream in the AI SDK UI message stream protocol v1 (`start`, transient `data-step` parts, `text-start`/`text-delta`/`text-end`, `data-chat` holding this same JSON answer, `finish`, `[DONE]`); errors before it are the JSON errors below, a failure after it started an `error` part.',
+      'Runs the processing rules (validate, session, language, engine, property API, format, translate, contacts, store, handoff) and answers with the reply, its classification and per-step latency. Needs `Authorization: Bearer <key>` only when `CALLER_API_KEYS` or `PUBLISHABLE_KEYS` is set (a publishable key only with an `Origin` it lists). With `Accept: text/event-stream` the 200 answer is a server-sent event stream in the AI SDK UI message stream protocol v1 (`start`, transient `data-step` parts, `text-start`/`text-delta`/`text-end`, `data-chat` holding this same JSON answer, `finish`, `[DONE]`); errors before it are the JSON errors below, a failure after it started an `error` part.',
     tags: ['chat'],
     security: [{ bearerAuth: [] }, {}],
     headers: hasKey ? schema.headers : Type.Object({ ...properties, 'Idempotency-Key': Type.Optional(IDEMPOTENCY_KEY) }),
     body: { ...callerRequired(schema.body), examples: [CHAT_REQUEST_EXAMPLE] },
-    response: withResponseHeaders(
+    response: withTraceResponse(withResponseHeaders(
       { ...response, 200: { ...response['200'], description: 'The reply', examples: [CHAT_RESPONSE_EXAMPLE] } },
       {
         200: { 'Server-Timing': SERVER_TIMING, 'Idempotent-Replayed': header('`true` when this is the kept answer to an earlier request with the same `Idempotency-Key`') },
@@ -103,7 +109,7 @@ function chatRoute(schema: RouteSchema): RouteSchema {
         },
         503: { 'Server-Timing': SERVER_TIMING, 'Retry-After': RETRY_AFTER },
       },
-    ),
+    )),
   };
 }
 

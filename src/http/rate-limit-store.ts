@@ -1,59 +1,59 @@
 /**
- * In-process rate-limit counters (docs/api.md#rate-limits): fixed windows, the same rule as the
- * Redis counters (src/turns/lua/includes/window.lua): a window starts with its first chat and
- * lasts `windowMs`. They count every chat without Redis, and with it the chats whose start could
- * not reach Redis, so the limits then hold per instance instead of switching off. Bounded: at most
- * LOCAL_COUNTERS windows, the least recently counted let go first (a Map in counting order).
+ * In-process rate-limit counters (docs/api.md#rate-limits): fixed windows, at most LOCAL_COUNTERS
+ * of them, the least recently counted let go first. They count every chat without REDIS_URL, and
+ * with it the chats whose start could not reach Redis, so the limits then hold per instance instead
+ * of switching off. With Redis the shared counters are counted by the start of the turn
+ * (src/shared-state/chat-begin-script.ts), under the same keys and rules: the first chat of a key
+ * opens its window, each chat adds one, and the window's end resets the count.
  */
-import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
 import type { RateWindow, WindowCount } from '../turns/rate-windows.ts';
 
-/** In-process counters kept; more distinct keys within one window let the least recently counted go. */
+/** In-process counters kept (least recently used first out); more distinct keys in one minute let the oldest go. */
 export const LOCAL_COUNTERS = 20_000;
 
 export interface WindowCounter {
   /** Counts windows narrowest first, stopping at the first that refuses (the next ones are not counted). */
   count(windows: readonly RateWindow[], windowMs: number): WindowCount[];
-  /** Gives back one count of each window (its chat did not run); a window that ended meanwhile is left alone. */
+  /** Gives back one count of each window (its chat did not run: its caller left while it waited). */
   uncount(windows: readonly RateWindow[]): void;
 }
 
 interface Window {
-  current: number;
-  endsAt: number;
+  count: number;
+  /** When the window opened (epoch ms). */
+  startedAt: number;
 }
 
-export function inProcessWindowCounter(maxCounters = LOCAL_COUNTERS): WindowCounter {
-  const windows = new Map<string, Window>();
-  const live = (key: string, now: number): Window | undefined => {
-    const window = windows.get(key);
-    return window !== undefined && window.endsAt > now ? window : undefined;
-  };
-  function countOne(key: string, windowMs: number, now: number): Window {
-    let window = live(key, now);
-    windows.delete(key); // re-inserted last: the Map keeps counting order
-    if (window === undefined) window = { current: 0, endsAt: now + windowMs };
-    window.current += 1;
-    windows.set(key, window);
-    if (windows.size > maxCounters) windows.delete(windows.keys().next().value!);
+/** `now` is the wall clock (epoch ms); a test hands in its own. */
+export function inProcessWindowCounter(now: () => number = Date.now, maxCounters = LOCAL_COUNTERS): WindowCounter {
+  const counters = new LRUCache<string, Window>({ max: maxCounters });
+  const count = (key: string, windowMs: number, at: number): Window => {
+    const window = counters.get(key);
+    if (window === undefined || window.startedAt + windowMs <= at) {
+      const opened = { count: 1, startedAt: at };
+      counters.set(key, opened);
+      return opened;
+    }
+    window.count += 1;
     return window;
-  }
+  };
   return {
-    count(toCount, windowMs) {
-      const now = performance.now();
+    count(windows, windowMs) {
+      const at = now();
       const counts: WindowCount[] = [];
-      for (const { key, max } of toCount) {
-        const window = countOne(key, windowMs, now);
-        counts.push({ max, current: window.current, ttlMs: Math.max(0, Math.ceil(window.endsAt - now)) });
-        if (window.current > max) break;
+      for (const { key, max } of windows) {
+        const window = count(key, windowMs, at);
+        counts.push({ max, current: window.count, ttlMs: window.startedAt + windowMs - at });
+        if (window.count > max) break;
       }
       return counts;
     },
-    uncount(toGiveBack) {
-      const now = performance.now();
-      for (const { key } of toGiveBack) {
-        const window = live(key, now);
-        if (window !== undefined && window.current > 0) window.current -= 1;
+    uncount(windows) {
+      for (const { key } of windows) {
+        // peek: a give-back does not make a counter recently used. A window that ended meanwhile holds no count of it.
+        const window = counters.peek(key);
+        if (window !== undefined && window.count > 0) window.count -= 1;
       }
     },
   };

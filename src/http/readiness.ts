@@ -1,11 +1,11 @@
 /**
  * `GET /ready`: readiness, for a load balancer or an orchestrator deciding whether to send traffic.
- * It runs the named checks compose.ts hands in (the handoff outbox; Redis when REDIS_URL is set)
+ * It runs the named checks compose.ts hands in (the handoff outbox; Redis when Redis is configured)
  * and answers 200 when all pass, 503 naming those that do not. `/heartbeat` stays liveness: it
  * checks nothing downstream, so a Redis outage never gets the process restarted.
  *
  * Shared state (Redis) is required only until it has answered once: an instance that never reached
- * it (a wrong REDIS_URL, Redis not up yet) is not ready, so a rollout stops there. Once it has, an
+ * it (a wrong address or password, Redis not up yet) is not ready, so a rollout stops there. Once it has, an
  * outage only degrades the instance (docs/api.md#when-a-party-fails: chats go on with in-process state) and it stays
  * ready: Redis is shared, so failing readiness would take every instance out of service at once.
  */
@@ -56,7 +56,7 @@ export function readinessRoute(checks: readonly ReadinessCheck[], timeoutMs = RE
         schema: {
           summary: 'Readiness: can this instance serve chats now?',
           description:
-            'Runs every readiness check (the handoff outbox; Redis when `REDIS_URL` is set). Redis is required until it has answered once; an outage after that is reported as `degraded` and the instance stays ready (chats go on per instance). Needs no key. `GET /heartbeat` is the liveness answer and checks nothing downstream.',
+            'Runs every readiness check (the handoff outbox; Redis when it is configured: `REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES`; on a Cluster also `cluster_state:ok` and every primary answering). Redis is required until it has answered once; an outage after that is reported as `degraded` and the instance stays ready (chats go on per instance). Needs no key. `GET /heartbeat` is the liveness answer and checks nothing downstream.',
           tags: ['operations'],
           response: { 200: ReadySchema, 503: NotReadySchema },
         },

@@ -7,12 +7,13 @@
 import type { RedisClient } from '../shared-state/redis-connection.ts';
 import type { ReplicaAcks } from '../shared-state/replica-ack.ts';
 import {
-  silentIdempotencyEvents, toError,
+  silentIdempotencyEvents,
   type Claim, type HeldClaim, type IdempotencyStore, type IdempotencyStoreEvents, type PreparedClaim,
 } from './idempotency-store.ts';
 import { createMemoryIdempotencyStore, type MemoryIdempotencyStore } from './memory-idempotency-store.ts';
-import { isCommandTimeout } from '../shared-state/command-timeout.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRedisIdempotencyStore } from './redis-idempotency-store.ts';
+import { toError } from '../errors.ts';
 
 /** Default bound of kept answers in process; a kept chat answer is about 1-3 KB. */
 export const DEFAULT_IDEMPOTENCY_MAX_KEYS = 20_000;
@@ -40,6 +41,19 @@ export interface IdempotencyStores extends IdempotencyStore {
   readonly local: MemoryIdempotencyStore;
 }
 
+/** Tries `work` again (backoff 50 ms doubling to 1 s) until it succeeds or `giveUpAt` (Date.now clock) passes. */
+async function retryUntil(giveUpAt: number, work: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; Date.now() < giveUpAt; attempt += 1) {
+    await sleep(Math.min(1_000, 50 * 2 ** attempt), undefined, { ref: false });
+    try {
+      await work();
+      return;
+    } catch {
+      // Reported once already; the claim expires by itself at the latest.
+    }
+  }
+}
+
 export function createIdempotencyStore(config: IdempotencyStoreConfig): IdempotencyStores {
   const claimMs = config.requestTimeoutMs + CLAIM_MARGIN_MS;
   const local = createMemoryIdempotencyStore({
@@ -58,12 +72,18 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
     observe: config.observeRedis,
     ...(config.replicaAcks === undefined ? {} : { replicaAcks: config.replicaAcks }),
   });
+  /**
+   * Settles a claim on Redis: once, waited for; when Redis does not answer (an outage, a failover in
+   * progress), reported and tried again behind the chat until the claim would have expired, so the
+   * kept answer (or the key's release) lands on Redis once it answers again, and a retry there is a
+   * replay instead of a 409 until the claim expires. Each try acts only on this claim's own value.
+   */
   const quietly = async (operation: string, work: () => Promise<void>) => {
     try {
       await work();
     } catch (err) {
-      // The claim then expires by itself; until then a retry is answered 409.
       events.fallback(operation, toError(err));
+      void retryUntil(Date.now() + claimMs, work);
     }
   };
   const quiet = (claim: HeldClaim): HeldClaim => ({
@@ -110,8 +130,10 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
         claim = await shared.claimPrepared(prepared);
       } catch (err) {
         const reason = toError(err);
-        // A claim whose reply was lost (a stall) may still be made on Redis when it resumes: settled as the local one is.
-        return claimLocally(scope, fingerprint, reason, isCommandTimeout(reason) ? prepared : undefined);
+        // Settled on Redis as the local claim is, once Redis answers again: a claim whose reply was
+        // lost (a stall, a primary that died under it) may have been made there; and a kept answer
+        // is written where no record is, so a retry on another instance after the outage is a replay.
+        return claimLocally(scope, fingerprint, reason, prepared);
       }
       return claim.outcome === 'claimed' ? quiet(claim) : claim;
     },

@@ -55,4 +55,5 @@ export interface IdempotencyStoreEvents {
 
 export const silentIdempotencyEvents: IdempotencyStoreEvents = { fallback: () => {} };
 
-export const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+// Re-exported for the idempotency hook, which takes it from here.
+export { toError } from '../errors.ts';

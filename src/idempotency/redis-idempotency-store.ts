@@ -6,7 +6,8 @@
  *              deadline plus a margin: an instance that dies mid-request never blocks the key longer);
  *   kept       {"f": fingerprint, "s": status, "b": body}, expiring after IDEMPOTENCY_TTL_S.
  * Completing and releasing compare the stored value with the holder's own claim first (a Lua
- * script), so a claim that expired and was taken over is never overwritten or deleted.
+ * script), so a claim that expired and was taken over is never overwritten or deleted; an answer is
+ * also kept where the record is gone (a failover lost the claim), so a retry is still a replay.
  * A kept answer must survive a failover (a retry after it is answered from it, not run again): with
  * replicas wanted (REDIS_WAIT_REPLICAS), WAIT follows the write in the same pipeline, on the same
  * connection (replica-ack.ts): one round trip, as without it.
@@ -74,7 +75,7 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
   const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, IDEMPOTENCY_SCRIPTS.release, options.observe);
   /** The kept answer's write, followed in the same round trip by WAIT when replicas are wanted. */
   const keep = async (key: string, args: readonly (string | number)[]): Promise<void> => {
-    if (acks.wait.replicas === 0) {
+    if (!acks.wanted('idempotency')) {
       await replaceIfOwned([key], args);
       return;
     }

@@ -15,6 +15,7 @@
  * that, and the cost of one chat then stays the same whatever its length (docs/api.md#limits). Addresses
  * are removed token by token (split at white space), in time linear in the text.
  */
+import { foldAccents } from '../text/fold-accents.ts';
 import { ENGLISH_WORDS, NEUTRAL_WORDS, SPANISH_WORDS } from './language-words.ts';
 
 export type DetectedLanguage = 'en' | 'es' | 'unknown';
@@ -27,7 +28,7 @@ const URL_START = /\bhttps?:\/\/|\bwww\./iu;
 const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}]+)*/gu;
 const ACCENTED = /[áéíóúüñ]/iu;
 
-const fold = (word: string): string => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/g, "'");
+const fold = (word: string): string => foldAccents(word).replace(/’/g, "'");
 
 /** The text without email addresses (a token holding "@") and web addresses (from their start to the token's end). */
 function withoutAddresses(text: string): string {

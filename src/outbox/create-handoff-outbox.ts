@@ -41,8 +41,10 @@ export interface HandoffOutboxConfig {
   readonly lockMs: number;
   /** The handoff receiver (HANDOFF_URL, HANDOFF_TIMEOUT_MS, its connection pool). */
   readonly receiver: HttpParty;
-  /** HANDOFF_SIGNING_SECRET (docs/contracts.md#handoff-receiver); empty or absent: deliveries are not signed. */
+  /** HANDOFF_SIGNING_SECRET (docs/handoff-receivers.md): `whsec_` secrets, the newest first; empty or absent: deliveries are not signed. */
   readonly signingSecrets?: readonly string[];
+  /** HANDOFF_LEGACY_SIGNATURE: also send the former `X-Chat-Adapter-Signature` header. */
+  readonly legacySignature?: boolean;
   readonly logger: Logger;
   readonly events?: OutboxEvents;
   readonly tuning?: OutboxTuning;
@@ -51,7 +53,7 @@ export interface HandoffOutboxConfig {
 export async function createHandoffOutbox(config: HandoffOutboxConfig): Promise<Outbox> {
   const { logger, tuning = {} } = config;
   // Both outboxes deliver through this one function: every attempt of either is signed the same way.
-  const signing = { signer: createHandoffSigner(config.signingSecrets ?? []), now: tuning.signingClock ?? Date.now };
+  const signing = { signer: createHandoffSigner(config.signingSecrets ?? [], { legacy: config.legacySignature ?? false }), now: tuning.signingClock ?? Date.now };
   const deliver: Deliver = (handoff, trace) => deliverHandoff(config.receiver, handoff, trace, signing);
   const policy: RetryPolicy = { backoff: tuning.backoff ?? DEFAULT_HANDOFF_BACKOFF, maxAgeMs: config.maxAgeSeconds * 1000 };
   const events = config.events === undefined ? {} : { events: config.events };

@@ -1,4 +1,5 @@
 import type { Latency, LatencySteps } from '../../schemas/chat-response.schema.ts';
+import { CACHE_HIT_STEP, ENGINE_STEP, LATENCY_MEMBER_OF_STEP, type LatencyMember } from '../../schemas/chat-steps.ts';
 import type { StepTiming } from './runner.ts';
 
 /** Milliseconds as reported everywhere (body, Server-Timing, log line): 3 decimals, i.e. to the microsecond. */
@@ -6,37 +7,21 @@ export function roundMs(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-/** On a cache hit the engine step is reported under this name (it did not call the engine). */
-export const CACHE_HIT_STEP = 'askEngineCacheHit';
-
 /** The latency members of docs/api.md#chat-response (milliseconds, rounded by roundMs), derived from the step timings in one pass. */
 export function latencyFrom(timings: readonly StepTiming[], totalMs: number, engineSkipped: boolean): Latency {
-  // Keyed by the runner's step names, which a test keeps equal to the schema's LATENCY_STEP_NAMES.
+  // Keyed by the runner's step names, which are the declared names of LATENCY_STEP_NAMES.
   const steps: Record<string, number> = {};
-  let engine = 0;
-  let contact = 0;
-  let messages = 0;
+  const sums: Record<LatencyMember, number> = { service_engine_latency: 0, extract_and_update_contact_latency: 0, create_message_latency: 0 };
   for (const t of timings) {
-    switch (t.name) {
-      case 'askEngine':
-        engine += t.ms;
-        break;
-      case 'extractContact':
-      case 'updateConversation':
-        contact += t.ms;
-        break;
-      case 'storeQuestion':
-      case 'storeAnswer':
-        messages += t.ms;
-        break;
-    }
-    steps[engineSkipped && t.name === 'askEngine' ? CACHE_HIT_STEP : t.name] = roundMs(t.ms);
+    const member = LATENCY_MEMBER_OF_STEP.get(t.name);
+    if (member !== undefined) sums[member] += t.ms;
+    steps[engineSkipped && t.name === ENGINE_STEP ? CACHE_HIT_STEP : t.name] = roundMs(t.ms);
   }
   return {
-    service_engine_latency: engineSkipped ? 0 : roundMs(engine),
+    service_engine_latency: engineSkipped ? 0 : roundMs(sums.service_engine_latency),
     chat_adapter_latency: roundMs(totalMs),
-    extract_and_update_contact_latency: roundMs(contact),
-    create_message_latency: roundMs(messages),
+    extract_and_update_contact_latency: roundMs(sums.extract_and_update_contact_latency),
+    create_message_latency: roundMs(sums.create_message_latency),
     steps: steps as LatencySteps,
   };
 }

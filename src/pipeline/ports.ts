@@ -73,7 +73,6 @@ export interface PropertyApi {
   floorPlans(propertyId: string, deadlineAt?: number): Promise<FloorPlan[]>;
   tourSlots(propertyId: string, deadlineAt?: number): Promise<TimeSlot[]>;
   neighborhoodKeywords(propertyId: string, query: string, deadlineAt?: number): Promise<string[]>;
-  apiToken(propertyId: string, deadlineAt?: number): Promise<string>;
 }
 
 export interface Clock {

@@ -7,3 +7,4 @@
 export function isCommandTimeout(err: Error): boolean {
   return err.message === 'Command timed out';
 }
+

@@ -94,9 +94,9 @@ function connectSingleOrSentinel(target: Exclude<RedisTarget, { kind: 'cluster' 
     ...(sentinelTls === undefined ? {} : { enableTLSForSentinelMode: true, sentinelTLS: sentinelTls }),
     sentinelRetryStrategy: (times: number) => reconnectDelayMs(times),
     sentinelCommandTimeout: Math.max(1_000, timeoutMs),
-    // Sentinel's +switch-master closes the connection to the old primary at once, instead of on
-    // the next failed command.
-    failoverDetector: true,
+    // Not ioredis's failoverDetector: its +switch-master handler aborts a reconnect in progress
+    // (the old primary just died) with "Connection is closed." and the client ends for good. A
+    // primary that is demoted alive answers READONLY, which reconnects (reconnectOnError above).
     ...overrides,
   };
   return new Redis(sentinel);

@@ -26,6 +26,11 @@ export interface ReplicaAckEvents {
 
 export interface ReplicaAcks {
   readonly wait: RedisWait;
+  /**
+   * Whether the next durable write is to be followed by WAIT: false when no replica is wanted, or
+   * for a while after a WAIT came back short (the write is then counted as unreplicated).
+   */
+  wanted(kind: ReplicatedWriteKind): boolean;
   /** Appends WAIT to a pipeline that holds the write (and so reaches its node); false when no replica is wanted. */
   append(pipeline: ChainableCommander): boolean;
   /** Reads WAIT's answer, the last entry of the pipeline's results, counting a short one. */
@@ -35,17 +40,35 @@ export interface ReplicaAcks {
 }
 
 export const REPLICA_ACK_LOG_EVERY_MS = 60_000;
+/**
+ * After a WAIT that fewer replicas answered, no WAIT is sent for this long (the writes are counted
+ * as unreplicated meanwhile): WAIT holds the connection it is sent on, so a primary left without its
+ * replica (right after a failover) would otherwise delay every command behind each durable write
+ * by the WAIT timeout. One WAIT per interval finds out when the replica is back.
+ */
+export const SKIP_WAIT_AFTER_SHORT_MS = 5_000;
 
 export function createReplicaAcks(wait: RedisWait, events: ReplicaAckEvents, now: () => number = Date.now): ReplicaAcks {
   let loggedAt = -Infinity;
   let unlogged = 0;
-  const short = (kind: ReplicatedWriteKind, reason: string) => {
+  let skipUntil = -Infinity;
+  const count = (kind: ReplicatedWriteKind, reason: string) => {
     events.unreplicated(kind);
     unlogged += 1;
     if (now() - loggedAt < REPLICA_ACK_LOG_EVERY_MS) return;
     loggedAt = now();
     events.warn(kind, unlogged, reason);
     unlogged = 0;
+  };
+  const short = (kind: ReplicatedWriteKind, reason: string) => {
+    skipUntil = now() + SKIP_WAIT_AFTER_SHORT_MS;
+    count(kind, reason);
+  };
+  const wanted = (kind: ReplicatedWriteKind): boolean => {
+    if (wait.replicas === 0) return false;
+    if (now() >= skipUntil) return true;
+    count(kind, 'not waited for: a recent WAIT found too few replicas');
+    return false;
   };
   const check = (entry: [Error | null, unknown] | undefined, kind: ReplicatedWriteKind) => {
     if (entry === undefined) return short(kind, 'no answer to WAIT');
@@ -57,6 +80,7 @@ export function createReplicaAcks(wait: RedisWait, events: ReplicaAckEvents, now
   };
   return {
     wait,
+    wanted,
     append(pipeline) {
       if (wait.replicas === 0) return false;
       pipeline.wait(wait.replicas, wait.timeoutMs);
@@ -67,7 +91,7 @@ export function createReplicaAcks(wait: RedisWait, events: ReplicaAckEvents, now
       check(results?.at(-1), kind);
     },
     async confirm(client, key, kind) {
-      if (wait.replicas === 0) return;
+      if (!wanted(kind)) return;
       try {
         // EXISTS only routes the pipeline to the key's node (on a Cluster); it writes nothing.
         const results = await client.pipeline().exists(key).wait(wait.replicas, wait.timeoutMs).exec();

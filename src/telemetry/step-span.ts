@@ -10,13 +10,11 @@ import {
   ATTR_RETRIEVAL_TYPE,
   ATTR_SUB_INTENT,
 } from './attributes.ts';
+import { ENGINE_STEP, STEPS_WITHOUT_CALLS } from '../../schemas/chat-steps.ts';
 import { recordError } from './span.ts';
 import { spanTime } from './span-clock.ts';
 import { TimedSpan } from './timed-span.ts';
 import { spanSinkOf } from './tracing.ts';
-
-/** The step that asks the engine: its span is the GenAI operation (the HTTP call is its child). */
-export const ENGINE_STEP = 'askEngine';
 
 /** What the step spans read from the chat context (kept structural: telemetry knows no pipeline types). */
 export interface StepSpanSource {
@@ -54,21 +52,6 @@ function engineResult(span: Span, patch: unknown, source: StepSpanSource): void 
   }
   if (replySource !== undefined) span.setAttribute(ATTR_REPLY_SOURCE, replySource);
 }
-
-/** Steps that call no other party: their spans need not be active while they run (see stepSpans). */
-const STEPS_WITHOUT_CALLS: ReadonlySet<string> = new Set([
-  'receiveRequest',
-  'validateRequest',
-  'loadSession',
-  'chooseLanguage',
-  'trimHistory',
-  'reuseCachedReply',
-  'formatReply',
-  'extractContact',
-  'decideHandoff',
-  'rememberTurn',
-  'assembleResponse',
-]);
 
 /** A step's span, active while the step runs (same shape as the runner's StepScope). */
 class ActiveStep {

@@ -1,9 +1,10 @@
 /**
  * The playground in Chromium when a message gets no reply: the engine answering 503 (a stub in its
  * place, the rest of the local stack real), then the service itself stopped and started again. On
- * a phone (390 CSS pixels) and a laptop (1280): the message is marked "No reply" (the streamed
- * reply broke off with an error part) or "Not sent" (a JSON error) with Retry, the explanation
- * says what happened in words (never "Failed to fetch"), the side panels drop the previous reply,
+ * a phone (390 CSS pixels) and a laptop (1280): the message is marked "No reply" (the service took
+ * it and failed while answering, streamed or as JSON alike) or "Not sent", with Retry, the explanation
+ * says what happened in words (never "Failed to fetch") with the failed answer's trace id (from its
+ * `traceresponse` header, also shown under Trace id), the side panels drop the previous reply,
  * and Retry sends the same body under the same Idempotency-Key until the message is delivered.
  */
 import { join } from 'node:path';
@@ -55,6 +56,19 @@ async function send(page: Page, message: string) {
 
 const details = (page: Page) =>
   page.locator('#details dd').evaluateAll((dds) => dds.map((dd) => dd.textContent));
+/** The side panel's details but the trace id (which a failed message keeps). */
+const detailsButTrace = (page: Page) =>
+  page.locator('#details dd:not(#trace-id)').evaluateAll((dds) => dds.map((dd) => dd.textContent));
+
+/** The explanation on the page ends with the failed answer's trace id, which the Trace id detail shows too. */
+async function explainedWithTrace(page: Page, explanation: string): Promise<string> {
+  const shown = await page.locator('#error').innerText();
+  expect(shown.startsWith(`${explanation} Trace id: `), shown).toBe(true);
+  const traceId = shown.slice(`${explanation} Trace id: `.length);
+  expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+  expect(await page.textContent('#trace-id')).toBe(traceId);
+  return traceId;
+}
 const lastUserTurn = (page: Page) => page.locator('.turn.user').last();
 
 /** Clicks Retry on `failed` and resolves once the page shows the outcome of that try. */
@@ -86,7 +100,7 @@ describe.each([390, 1280])('a message without a reply, %i CSS pixels wide', (wid
     await page?.context().close();
   });
 
-  it('the engine answering 503: "No reply" with the error part\'s text when streamed, "Not sent" as JSON, Retry with the same key and body until delivered', async () => {
+  it('the engine answering 503: "No reply: engine unavailable" streamed and as JSON alike, Retry with the same key and body until delivered', async () => {
     await send(page, 'When is the office open?');
     expect(await page.locator('.turn.assistant').last().innerText()).toContain(REPLY);
     expect(await page.textContent('#intent')).not.toBe('–');
@@ -100,21 +114,23 @@ describe.each([390, 1280])('a message without a reply, %i CSS pixels wide', (wid
     expect(await failed.getAttribute('class')).toContain('failed');
     expect(await failed.locator('.status').innerText()).toMatch(/^⚠?\s*No reply: engine unavailable/);
     expect(await failed.locator('button.retry').count()).toBe(1);
-    expect(await page.locator('#error').innerText()).toBe('The service failed while answering (engine unavailable). Press Retry on the message.');
+    const streamedTrace = await explainedWithTrace(page, 'The service failed while answering (engine unavailable). Press Retry on the message.');
     // The reply that broke off is not left on the page, nor anything of the previous reply beside it.
     expect(await page.locator('.turn.assistant').count()).toBe(assistantTurns);
-    expect(new Set(await details(page))).toEqual(new Set(['–']));
+    expect(new Set(await detailsButTrace(page))).toEqual(new Set(['–']));
     expect(await page.locator('#waterfall .row').count()).toBe(0);
     expect(await page.textContent('#latency-summary')).toBe('No reply: the service failed while answering.');
     expect(await horizontalOverflow(page)).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, `playground-503-${width}.png`), fullPage: true });
 
-    // As JSON the same failure is the 503 itself.
+    // As JSON the same failure is the 503 itself, told the same way.
     await page.uncheck('#stream');
     await retry(page, failed);
-    expect(await lastUserTurn(page).locator('.status').innerText()).toMatch(/^⚠?\s*Not sent: the service is unavailable/);
-    expect(await page.locator('#error').innerText()).toBe('The service is unavailable (engine unavailable). This is usually brief: press Retry on the message.');
-    expect(await page.textContent('#latency-summary')).toBe('No reply: the message was not sent.');
+    expect(await lastUserTurn(page).locator('.status').innerText()).toMatch(/^⚠?\s*No reply: engine unavailable/);
+    const jsonTrace = await explainedWithTrace(page, 'The service failed while answering (engine unavailable). Press Retry on the message.');
+    // Each try is its own request, with its own trace.
+    expect(jsonTrace).not.toBe(streamedTrace);
+    expect(await page.textContent('#latency-summary')).toBe('No reply: the service failed while answering.');
     await page.check('#stream');
 
     engineDown = false;

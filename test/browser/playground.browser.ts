@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROGRESS_TEXTS } from '../../src/http/playground/progress.js';
 import { stepKind } from '../../src/http/playground/waterfall.js';
 import { freePort } from '../helpers/redis-server.ts';
 import { ARTIFACTS, horizontalOverflow, launchChromium, openPage, type WatchedPage } from './chromium.ts';
@@ -204,7 +205,7 @@ describe.each([390, 1280])('the playground %i CSS pixels wide', (width) => {
     expect(await page.textContent('#contact')).toBe('not looked for (sub-intent does not ask for it)');
   });
 
-  it('streams a rag reply: the typing line names each finished step, then the text grows as the engine writes it', async () => {
+  it('streams a rag reply: the typing line says what happens in plain words, then the text grows as the engine writes it', async () => {
     await page.click('#new-session');
     await page.selectOption('#property', '1234567890123456789');
     const turns = await page.locator('.turn.assistant').count();
@@ -239,10 +240,14 @@ describe.each([390, 1280])('the playground %i CSS pixels wide', (width) => {
     await watching;
     expect(answer.retrieval_type).toBe('rag');
 
-    // While pending: a step with its time ("askEngine 812 ms…"), then text that grew before the
-    // answer was complete, shown as plain text (no element made from it yet).
+    // While pending: a typing line in a visitor's words (never a step's name such as
+    // "reuseCachedReply 0.0 ms"), then text that grew before the answer was complete, shown as plain
+    // text (no element made from it yet).
     const pending = seen.filter((s) => s.pending);
-    expect(pending.some((s) => s.text === '' && /^\w+ \d+(\.\d)? ms…$/.test(s.progress ?? ''))).toBe(true);
+    const typing = new Set(pending.map((s) => s.progress).filter((p) => p !== null && p !== 'Waiting for the reply…'));
+    expect(typing.size).toBeGreaterThan(0);
+    expect([...typing].filter((p) => !PROGRESS_TEXTS.includes(p!))).toEqual([]);
+    expect([...typing].join(' ')).not.toMatch(/[a-z][A-Z]|\bms\b/);
     const partial = pending.filter((s) => s.text !== '' && s.text.length < answer.response.length && answer.response.startsWith(s.text));
     expect(partial.length).toBeGreaterThan(0);
     expect(partial.every((s) => s.elements === 0)).toBe(true);
@@ -271,6 +276,34 @@ describe.each([390, 1280])('the playground %i CSS pixels wide', (width) => {
     expect(await page.textContent('#sub-intent')).toBe(answer.sub_intent);
     expect(await page.locator('#waterfall .row').count()).toBeGreaterThan(0);
     await page.check('#stream');
+  });
+
+  it('keeps the message box on the first screen, however many messages the conversation holds', async () => {
+    // Run in the page (the test's own type checking knows no DOM).
+    const boxOnScreen = () =>
+      page.evaluate(`(() => {
+        const box = document.getElementById('message').getBoundingClientRect();
+        return { top: Math.round(box.top), bottom: Math.round(box.bottom), height: innerHeight, scrolled: Math.round(scrollY) };
+      })()`) as Promise<{ top: number; bottom: number; height: number; scrolled: number }>;
+    await page.click('#new-session');
+    await page.evaluate('scrollTo(0, 0)');
+    for (const question of ['Do you allow pets?', 'Is there parking?', 'How much is the deposit?', 'When is the office open?']) {
+      await ask(page, question);
+      const box = await boxOnScreen();
+      expect(box.top, JSON.stringify(box)).toBeGreaterThanOrEqual(0);
+      expect(box.bottom, JSON.stringify(box)).toBeLessThanOrEqual(box.height);
+      // Sending did not scroll the page itself: the transcript scrolls inside its own box.
+      expect(box.scrolled).toBe(0);
+    }
+    // The newest reply is the one in view, at the foot of the transcript.
+    const last = await page.evaluate(`(() => {
+      const turns = document.querySelectorAll('.turn.assistant');
+      const box = turns[turns.length - 1].getBoundingClientRect();
+      const transcript = document.getElementById('transcript').getBoundingClientRect();
+      return box.bottom <= transcript.bottom + 1 && box.top < transcript.bottom;
+    })()`);
+    expect(last).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, `playground-long-${width}.png`) });
   });
 
   it('loaded everything from the service and reported no error', () => {

@@ -17,12 +17,11 @@ export const INSTANCES = 3;
 export const SESSION_LIMIT_PER_MIN = 8;
 export const ADMIN_KEY = 'cluster-admin-key-0123456789';
 
-/** What every instance gets (its PORT and DATA_DIR are its own). */
-const baseEnv = (redis: TestRedis, parties: StubParties): Record<string, string> => ({
+/** What every instance gets (its PORT and DATA_DIR are its own); `backendEnv` names the Redis topology and may override the rest. */
+const baseEnv = (backendEnv: Record<string, string>, parties: StubParties): Record<string, string> => ({
   ENVIRONMENT: 'qa',
   HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
-  REDIS_URL: redis.url,
   ...parties.env,
   GRAPHQL_AUTHORIZATION: 'Bearer cluster-graphql-secret',
   GRAPHQL_API_KEY: 'cluster-graphql-key',
@@ -35,6 +34,7 @@ const baseEnv = (redis: TestRedis, parties: StubParties): Record<string, string>
   SHUTDOWN_GRACE_MS: '5000',
   // Off: on the loaded 2-core test machine any of the three loops may lag a second (tested elsewhere).
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+  ...backendEnv,
 });
 
 export interface ChatAnswer {
@@ -47,8 +47,8 @@ export interface ChatAnswer {
   readonly ms: number;
 }
 
-export interface Cluster {
-  readonly redis: TestRedis;
+/** The service processes and what stands around them, on any Redis topology. */
+export interface ServiceCluster {
   readonly parties: StubParties;
   readonly proxy: RoundRobinProxy;
   /** The instance in each slot (a replaced one is the new process). */
@@ -59,6 +59,17 @@ export interface Cluster {
   replace(slot: number): Promise<Instance>;
   /** Until every live instance answers GET /ready with 200. */
   allReady(ms?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** On one redis-server (test/helpers/redis-server.ts), which tests may stop and start. */
+export interface Cluster extends ServiceCluster {
+  readonly redis: TestRedis;
+}
+
+/** A Redis topology the instances are pointed at: its variables (and any other setting to override), and how to stop it. */
+export interface RedisBackend {
+  readonly env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -76,21 +87,30 @@ export async function until<T>(probe: () => T | undefined | Promise<T | undefine
 export async function startCluster(): Promise<Cluster> {
   const root = mkdtempSync(join(tmpdir(), 'chat-adapter-cluster-'));
   const redis = await startTestRedis({ persistDir: root });
+  const services = await startServices(root, { env: { REDIS_URL: redis.url }, close: () => redis.stop() });
+  return { ...services, redis };
+}
+
+/** Three instances on the Redis topology `backend` (a Cluster, a Sentinel set); `close` stops it too. */
+export async function startClusterOn(backend: RedisBackend): Promise<ServiceCluster> {
+  return startServices(mkdtempSync(join(tmpdir(), 'chat-adapter-cluster-')), backend);
+}
+
+async function startServices(root: string, backend: RedisBackend): Promise<ServiceCluster> {
   const parties = await startStubParties();
-  const env = baseEnv(redis, parties);
+  const env = baseEnv(backend.env, parties);
   const dirs = Array.from({ length: INSTANCES }, (_, slot) => mkdtempSync(join(root, `instance-${slot}-`)));
   const started = await Promise.allSettled(dirs.map((dir, slot) => startInstance(slot, dir, env)));
   const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = started.find((s) => s.status === 'rejected');
   if (failed !== undefined) {
     await Promise.all(instances.map((i) => i.stop('SIGKILL')));
-    await Promise.all([parties.close(), redis.stop()]);
+    await Promise.all([parties.close(), backend.close()]);
     throw failed.reason;
   }
   const proxy = await startRoundRobinProxy(() => instances.map((i) => i.url));
 
-  const cluster: Cluster = {
-    redis,
+  const cluster: ServiceCluster = {
     parties,
     proxy,
     instances,
@@ -125,7 +145,7 @@ export async function startCluster(): Promise<Cluster> {
       );
       await proxy.close();
       await parties.close();
-      await redis.stop();
+      await backend.close();
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,8 @@ import { buildSchema, isInputObjectType, isObjectType, isEnumType, validateSchem
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS_DIR, contractFiles } from '../../scripts/docs-contracts.ts';
 import { SCHEMA as LOCAL_STORE_SDL } from '../../src/local/graphql/schema.ts';
+import { EngineReplySchema } from '../../schemas/engine.schema.ts';
+import { createHandoffSigner } from '../../src/clients/handoff-signature.ts';
 
 const generated = contractFiles();
 
@@ -49,5 +51,29 @@ describe('docs/contracts', () => {
     const contractTypes = Object.keys(contract.getTypeMap()).filter((name) => !name.startsWith('__') && name !== 'Query' && !['String', 'Boolean', 'ID'].includes(name));
     expect(contractTypes.sort()).toEqual(['CreateServiceMessageInput', 'MessageRole', 'Mutation', 'ServiceConversation', 'ServiceMessage', 'UpdateServiceConversationInput']);
     for (const name of contractTypes) expect(members(local.getType(name)), name).toEqual(members(contract.getType(name)));
+  });
+
+  it('the handoff receiver\'s contract names every header a signed delivery carries, in the form the signer makes them', () => {
+    const doc = JSON.parse(generated.get('handoff-receiver.openapi.json')!) as { paths: { '/handoff': { post: { parameters: { name: string; required: boolean; schema: { pattern?: string } }[] } } } };
+    const parameters = doc.paths['/handoff'].post.parameters;
+    const secrets = [`whsec_${Buffer.alloc(32, 1).toString('base64')}`, `whsec_${Buffer.alloc(24, 2).toString('base64')}`];
+    const sent = createHandoffSigner(secrets, { legacy: true })!.headers('8c5e3b2a-0f4e-4a57-9a0c-2f0b7a3f9e10', '{"a":1}', Date.now());
+    expect(parameters.map((p) => p.name.toLowerCase())).toEqual(expect.arrayContaining([...Object.keys(sent), 'idempotency-key']));
+    for (const p of parameters) {
+      const value = sent[p.name.toLowerCase()];
+      if (value !== undefined && p.schema.pattern !== undefined) expect(value, p.name).toMatch(new RegExp(p.schema.pattern));
+    }
+    expect(parameters.find((p) => p.name === 'webhook-id')?.required).toBe(true);
+  });
+
+  it('the engine\'s contract has the event-stream answer beside the JSON one, its done event holding every answer member but response', () => {
+    const doc = JSON.parse(generated.get('engine.openapi.json')!) as { paths: { '/query': { post: { responses: { 200: { content: Record<string, Record<string, unknown>> } } } } } };
+    const content = doc.paths['/query'].post.responses[200].content;
+    expect(Object.keys(content)).toEqual(['application/json', 'text/event-stream']);
+    const events = (content['text/event-stream']!['x-event-data'] as { oneOf: { title: string; properties: Record<string, unknown>; required: string[] }[] }).oneOf;
+    expect(events.map((e) => e.title)).toEqual(['delta', 'done']);
+    expect(events[0]!.required).toEqual(['delta']);
+    const answerMembers = Object.keys(EngineReplySchema.properties).filter((name) => name !== 'response');
+    expect(Object.keys(events[1]!.properties).sort()).toEqual(['done', ...answerMembers].sort());
   });
 });

@@ -1,10 +1,10 @@
 /**
  * The documents are read on a repository host, where a relative link is a file and `#anchor` a
  * heading: every link between the project's Markdown files must resolve, and so must every
- * `docs/<file>.md#<anchor>` a code comment points at. Every benchmark file is quoted by a document
- * (an unquoted one is history), and every one a document quotes exists.
+ * `docs/<file>.md#<anchor>` a code comment points at. docs/ holds documents, not run output or a
+ * run diary: benchmark runs write their JSON where the caller says (scripts/bench/run.ts --out).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, anchorsOf, trackedTextFiles } from './tracked-files.ts';
@@ -60,14 +60,22 @@ describe('links between documents', () => {
     expect(problems).toEqual([]);
   });
 
-  it('every benchmark file is quoted by a document, and every quoted one exists', () => {
-    const docsText = markdown.map((path) => files.get(path)!).join('\n');
-    const kept = readdirSync(join(ROOT, 'docs/bench')).filter((name) => name.endsWith('.json'));
-    expect(kept.length).toBeGreaterThan(0);
-    expect(kept.filter((name) => !docsText.includes(`bench/${name}`))).toEqual([]);
-    const quoted = [...docsText.matchAll(/bench\/([\w.-]+\.json)/g)].map((m) => m[1]!);
-    expect(quoted.filter((name) => !kept.includes(name))).toEqual([]);
-    // Named after their date and what they measured.
-    for (const name of kept) expect(name).toMatch(/^\d{4}-\d{2}-\d{2}-[a-z0-9-]+\.json$/);
+  it('docs/ holds documents, not run output: no benchmark dump, and nothing points at a benchmark folder in docs', () => {
+    const underDocs = [...files.keys()].filter((path) => path.startsWith('docs/'));
+    // Documents, the generated contracts (checked against their generator) and images.
+    expect(underDocs.filter((path) => !/^docs\/([a-z-]+\.md|contracts\/[a-z-]+\.(openapi\.json|graphql)|images\/[a-z0-9-]+\.png)$/.test(path))).toEqual([]);
+    expect(existsSync(join(ROOT, 'docs/bench'))).toBe(false);
+    const benchFolder = ['docs', 'bench/'].join('/');
+    expect([...files].filter(([, text]) => text.includes(benchFolder)).map(([path]) => path)).toEqual([]);
+  });
+
+  it('no document is a run diary: no dated runs, "before and after" or "measured, not kept" outside code examples', () => {
+    const diary = /\b20\d\d-\d\d-\d\d\b|\bbefore and after\b|\bmeasured, not kept\b|\ban earlier run\b|\bsession \d+\b/i;
+    const found: string[] = [];
+    for (const path of markdown.filter((p) => p.startsWith('docs/'))) {
+      const prose = files.get(path)!.replace(/```[\s\S]*?```/g, '');
+      for (const line of prose.split('\n')) if (diary.test(line)) found.push(`${path}: ${line.slice(0, 100)}`);
+    }
+    expect(found).toEqual([]);
   });
 });

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserPort } from '../../src/http/browser-port.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { freePort } from '../helpers/redis-server.ts';
 import { occupyPort, spawnService, type ServiceProcess } from '../helpers/service-process.ts';
@@ -105,20 +108,26 @@ describe('PLAYGROUND_PORT', () => {
     }
   });
 
-  it('in local, its default 6080 gives way with a warning when busy, and the service still starts', async () => {
-    // Held here, or already held by another program: busy either way.
-    const held = await occupyPort(6080).catch(() => undefined);
+  it('not asked for (local\'s default) and busy: gives way with a warning, and the service still answers on PORT', async () => {
+    // In process, on a port held here: the real default (6080) is fixed, and taking it would make two
+    // checkouts' test runs on one machine fail each other. That local defaults to 6080 without
+    // requiring it is test/unit/playground-config.test.ts's.
+    const held = await occupyPort();
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const app = Fastify();
+    app.get('/heartbeat', async () => ({ success: 1 }));
     try {
-      const svc = await start({ ENVIRONMENT: 'local', LOCAL_DATA_DIR: dataDir });
-      await svc.untilOutput('chat adapter listening');
-      await svc.untilOutput('no port for browsers');
-      expect(logLine(svc, 'no port for browsers: the playground and /docs are only on PORT (browsers refuse 6000); set PLAYGROUND_PORT to a free port')).toMatchObject({ port: 6080, reason: 'EADDRINUSE' });
-      const url = logLine(svc, 'chat adapter listening')['url'] as string;
-      expect((await postChat(url)).status).toBe(200);
-      svc.child.kill('SIGTERM');
-      expect(await svc.exited).toBe(0);
+      const forBrowsers = browserPort(app, { host: '127.0.0.1', port: held.port, required: false, playground: true }, logger);
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      await forBrowsers.listen();
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 40, port: held.port, reason: 'EADDRINUSE', msg: 'no port for browsers: the playground and /docs are only on PORT (browsers refuse 6000); set PLAYGROUND_PORT to a free port' }),
+      ]);
+      expect((await fetch(`${url}/heartbeat`)).status).toBe(200);
     } finally {
-      held?.server.close();
+      await app.close();
+      held.server.close();
     }
   });
 

@@ -70,4 +70,18 @@ describe('bad configuration', () => {
         'DISABLE_TRACING: must be "true" or "false", got "maybe"\n',
     );
   });
+
+  it('a signing secret not in the whsec_ form, or a publishable key without pk_: one line naming each, never the secret, exit 1', async () => {
+    const { code, stdout, stderr } = await failedStart({
+      ENVIRONMENT: 'qa', ...SECRETS,
+      HANDOFF_SIGNING_SECRET: 'an-old-style-secret-0123456789',
+      PUBLISHABLE_KEYS: JSON.stringify([{ name: 'widget', key: 'sk_live_0123456789abcdef', origins: ['https://www.example.com'], orgId: '9876543210987654321', propertyIds: ['1234567890123456789'] }]),
+    });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^chat-adapter: invalid configuration: PUBLISHABLE_KEYS: entry 1 \("widget"\): "key" must begin pk_.*; HANDOFF_SIGNING_SECRET: entry 1 must be a Standard Webhooks secret: whsec_ followed by base64.*\n$/);
+    expect(stderr.split('\n')).toHaveLength(2);
+    expect(stderr).not.toContain('an-old-style-secret');
+    expect(stderr).not.toContain('sk_live_0123456789abcdef');
+  });
 });

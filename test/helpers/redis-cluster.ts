@@ -18,8 +18,9 @@ import {
   infoFields,
   LOOPBACK,
   pollUntil,
-  redisNodeProcess,
   programsFor,
+  redisNodeProcess,
+  replicaInSync,
   roleOf,
   type RedisAddress,
   type RedisFlavour,
@@ -83,6 +84,8 @@ export interface TestRedisCluster {
   killNode(port: number): Promise<void>;
   /** Starts a killed node again on its port and folder (it rejoins; a former primary as a replica). */
   startNode(port: number): Promise<void>;
+  /** Until the node on `port` is a replica in sync with its primary and every live node sees it healthy; returns its primary's port. */
+  waitForReplica(port: number, timeoutMs?: number): Promise<number>;
   /**
    * Until one of the killed primary's replicas answers ROLE master and every live node reports
    * cluster_state:ok with all slots served and none of them by the killed port.
@@ -141,11 +144,6 @@ async function coverageOk(call: AdminCall, port: number, dead: ReadonlySet<numbe
   return served === SLOTS && owners.every(([, , owner]) => !dead.has(owner));
 }
 
-async function replicaInSync(call: AdminCall, port: number): Promise<boolean> {
-  const info = infoFields(await call(port, 'INFO', 'replication'));
-  return info.get('role') === 'slave' && info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0';
-}
-
 /** Every node agrees: all known, none failing, the expected primaries and replicas, replicas in sync. */
 async function wholeCluster(call: AdminCall, ports: readonly number[], primaries: number, replicas: number): Promise<boolean> {
   for (const port of ports) {
@@ -157,7 +155,7 @@ async function wholeCluster(call: AdminCall, ports: readonly number[], primaries
     if (rows.filter((r) => r.flags.includes('slave') && r.master !== '-').length !== replicas) return false;
   }
   const replicaPorts = (await clusterNodes(call, ports[0]!)).filter((r) => r.flags.includes('slave')).map((r) => r.port);
-  for (const port of replicaPorts) if (!(await replicaInSync(call, port))) return false;
+  for (const port of replicaPorts) if (!(await replicaInSync(port, call))) return false;
   return true;
 }
 
@@ -248,6 +246,20 @@ function clusterHandle(programs: RedisPrograms, call: AdminCall, tls: TestTlsFil
       if (node === undefined) throw new Error(`no cluster node on port ${port}`);
       await node.start();
       killed.delete(port);
+    },
+    async waitForReplica(port, timeoutMs = 30_000) {
+      return pollUntil(
+        async () => {
+          if (!(await replicaInSync(port, call))) return undefined;
+          const views = await Promise.all(live().map((p) => clusterNodes(call, p)));
+          const rows = views.map((rows) => rows.find((r) => r.port === port));
+          if (rows.some((r) => r === undefined || !r.flags.includes('slave') || r.flags.some((f) => f.startsWith('fail')))) return undefined;
+          const primary = views[0]!.find((r) => r.id === rows[0]!.master);
+          return primary?.port;
+        },
+        timeoutMs,
+        `the node on port ${port} to be a replica in sync`,
+      );
     },
     async waitForPromotion(oldPrimaryPort, timeoutMs = 30_000) {
       const kill = killed.get(oldPrimaryPort);

@@ -119,6 +119,12 @@ export function infoFields(text: unknown): Map<string, string> {
   return fields;
 }
 
+/** The node on `port` is a replica whose link to its primary is up and whose full sync is done. */
+export async function replicaInSync(port: number, call: AdminCall = adminCall): Promise<boolean> {
+  const info = infoFields(await call(port, 'INFO', 'replication'));
+  return info.get('role') === 'slave' && info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0';
+}
+
 /** The ROLE answer's first word: `master`, `slave` (a replica) or `sentinel`. */
 export async function roleOf(port: number, call: AdminCall = adminCall): Promise<string> {
   const role = (await call(port, 'ROLE')) as unknown[];

@@ -12,11 +12,11 @@ import { makeTestTlsFiles, tlsServerArgs, type TestTlsFiles } from './redis-tls.
 import {
   adminCaller,
   freePorts,
-  infoFields,
   LOOPBACK,
   pollUntil,
   programsFor,
   redisNodeProcess,
+  replicaInSync,
   roleOf,
   type AdminCall,
   type RedisAddress,
@@ -81,6 +81,8 @@ export interface TestRedisSentinel {
   waitForFailover(timeoutMs?: number): Promise<Failover>;
   /** Starts a killed data node again on its port (the sentinels turn a former primary into a replica). */
   startNode(port: number): Promise<void>;
+  /** Until the data node on `port` is a replica in sync (the sentinels look at a returning node within 10 s). */
+  waitForReplica(port: number, timeoutMs?: number): Promise<void>;
   /** SIGKILL every process and delete their folders. */
   stop(): Promise<void>;
 }
@@ -137,11 +139,6 @@ async function namedPrimary(call: AdminCall, sentinelPort: number, name: string)
   return { host, port: Number(port) };
 }
 
-async function replicaInSync(call: AdminCall, replicaPort: number): Promise<boolean> {
-  const info = infoFields(await call(replicaPort, 'INFO', 'replication'));
-  return info.get('master_link_status') === 'up' && info.get('master_sync_in_progress') === '0';
-}
-
 /** Every sentinel knows the primary, its replica and the two other sentinels. */
 async function sentinelsAgree(call: AdminCall, sentinelPorts: readonly number[], name: string): Promise<boolean> {
   for (const port of sentinelPorts) {
@@ -180,7 +177,7 @@ export async function startTestRedisSentinel(options: TestRedisSentinelOptions =
   try {
     await Promise.all([...data.values()].map((p) => p.start()));
     // Sentinels first see replicas in the primary's INFO, asked at once and then every 10 s: start them once the replica is there.
-    await pollUntil(async () => ((await replicaInSync(dataCall, replicaPort)) ? true : undefined), 60_000, 'the replica to sync with the primary');
+    await pollUntil(async () => ((await replicaInSync(replicaPort, dataCall)) ? true : undefined), 60_000, 'the replica to sync with the primary');
     await Promise.all(sentinels.map((p) => p.start()));
     await pollUntil(async () => ((await sentinelsAgree(sentinelCall, sentinelPorts, name)) ? true : undefined), 60_000, 'the sentinels to know the primary, its replica and each other');
   } catch (err) {
@@ -246,6 +243,9 @@ function sentinelHandle(parts: SentinelParts, dataPorts: readonly number[]): Tes
       const node = data.get(port);
       if (node === undefined) throw new Error(`no data node on port ${port}`);
       await node.start();
+    },
+    async waitForReplica(port, timeoutMs = 30_000) {
+      await pollUntil(async () => ((await replicaInSync(port, dataCall)) ? true : undefined), timeoutMs, `the node on port ${port} to be a replica in sync`);
     },
     stop: parts.stop,
   };

@@ -26,7 +26,9 @@ export function spawnService(env: Record<string, string>, nodeArgs: readonly str
   const child = spawn(process.execPath, [...nodeArgs, SERVICE_ENTRY], {
     cwd: REPO_ROOT,
     // PATH and HOME only: nothing of the test runner's own environment leaks into the configuration.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    // No browser port unless a test names one: `local`'s default 6080 is fixed, and two checkouts
+    // running their tests on one machine would take it from each other.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PLAYGROUND_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -8,8 +8,8 @@ import { metricValue } from '../helpers/metric-value.ts';
 
 /*
  * docs/api.md#limits through real sockets: an engine answer over 256 KiB, or nested deeper than 32 levels,
- * is out of contract: 503 `engine unavailable`, nothing stored. Members named __proto__,
- * constructor or prototype never reach a caller. Before, the whole answer was buffered whatever its
+ * is out of contract: 503 `engine unavailable`, nothing stored. Members that could reach a
+ * prototype (__proto__, constructor holding prototype) never reach a caller. Before, the whole answer was buffered whatever its
  * size, and a deep one was stored and then answered 500.
  */
 
@@ -103,7 +103,7 @@ describe('engine answer depth', () => {
 
 describe('prototype member names in an answer', () => {
   it('never reach the caller nor a prototype', async () => {
-    const item = '{"name":"Unit 2104","__proto__":{"polluted":"yes","rent":1},"constructor":{"prototype":{"polluted":"yes"}},"prototype":"x","bedrooms":2}';
+    const item = '{"name":"Unit 2104","__proto__":{"polluted":"yes","rent":1},"constructor":{"prototype":{"polluted":"yes"}},"bedrooms":2}';
     const answer = JSON.stringify(engineReply({ retrieval_type: 'node', sub_intent: 'availability', response: 'Available units:' }))
       .replace('"agent_handoff":null', `"agent_handoff":null,"data":[${item}],"keyword_cache":{"__proto__":{"polluted":"yes"}}`);
     stubs().engine.handle((_req, res) => answerRaw(res, answer));

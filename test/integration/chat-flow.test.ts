@@ -35,7 +35,7 @@ describe('the happy path over real sockets', () => {
     expect(res.json().message_id).not.toBe(storedIds.get(String(question?.variables.input['clientMessageKey'])));
   });
 
-  it('sends the three GraphQL headers, with the trace and graphql-request\'s own, and never forwards the caller key elsewhere', async () => {
+  it('sends the three GraphQL headers, with the trace and the JSON content headers, and never forwards the caller key elsewhere', async () => {
     const before = harness.svc.stubs.graphql.requests.length;
     const res = await chat();
     const calls = graphqlCalls(before);

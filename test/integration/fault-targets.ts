@@ -237,7 +237,7 @@ export function partyCalls(target: FaultTarget, party: keyof Stubs, traceId: str
  * clientMessageKeys, and `message_id` is the stored answer's id.
  */
 export function expectStored(target: FaultTarget, answer: ChatAnswer): void {
-  expect(answer.status).toBe(200);
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   const byKey = new Map(storeCalls(target, answer.traceId).map((input) => [String(input['clientMessageKey']), input]));
   const requestId = [...byKey.keys()][0]?.replace(/:question$/, '');
   expect([...byKey.keys()]).toEqual([`${requestId}:question`, `${requestId}:answer`]);

@@ -64,17 +64,4 @@ describe('adapter replies answered from the property API (loopback)', () => {
     const es = await chat(chatRequest({ message: '¿Qué planos tienen?', spanish_toggle: true }));
     expect(es.json().response).toBe('No tengo esta propiedad registrada, así que no puedo consultar sus planos de planta. La oficina de arrendamiento puede ayudarle directamente.');
   });
-
-  it('caches the API token per property', async () => {
-    let calls = 0;
-    harness.svc.stubs.propertyApi.handle((req, res) => {
-      calls++;
-      sendJson(res, 200, { token: `token-for-${new URL(req.path, 'http://x').searchParams.get('propertyId')}` });
-    });
-    expect(await harness.svc.deps.propertyApi.apiToken('1234567890123456789')).toBe('token-for-1234567890123456789');
-    expect(await harness.svc.deps.propertyApi.apiToken('1234567890123456789')).toBe('token-for-1234567890123456789');
-    expect(calls).toBe(1);
-    expect(await harness.svc.deps.propertyApi.apiToken('9876543210987654321')).toBe('token-for-9876543210987654321');
-    expect(calls).toBe(2);
-  });
 });

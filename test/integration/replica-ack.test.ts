@@ -167,3 +167,22 @@ describe('the log of unreplicated writes', () => {
     expect(warned).toEqual([1, 6]);
   });
 });
+
+describe('a primary left without its replica (right after a failover)', () => {
+  it('is not sent WAIT for a while after one came back short: those writes are counted, and one WAIT later finds out whether the replica is back', () => {
+    let now = 0;
+    const counted: ReplicatedWriteKind[] = [];
+    const acks = createReplicaAcks({ replicas: 1, timeoutMs: 50 }, { unreplicated: (kind) => counted.push(kind), warn() {} }, () => now);
+    expect(acks.wanted('idempotency')).toBe(true);
+    acks.settle([[null, 'OK'], [null, 0]], 'idempotency'); // no replica acknowledged
+    expect(counted).toEqual(['idempotency']);
+    now = 4_999;
+    expect(acks.wanted('idempotency')).toBe(false); // held no connection for a WAIT bound to time out
+    expect(counted).toEqual(['idempotency', 'idempotency']);
+    now = 5_000;
+    expect(acks.wanted('handoff')).toBe(true);
+    acks.settle([[null, 'OK'], [null, 1]], 'handoff');
+    expect(acks.wanted('handoff')).toBe(true);
+    expect(counted).toHaveLength(2);
+  });
+});

@@ -1,19 +1,26 @@
-import { createHmac } from 'node:crypto';
+/**
+ * Signed handoff deliveries (docs/handoff-receivers.md): the real outbox delivers over loopback to a
+ * receiver that verifies each delivery with the npm `standardwebhooks` package, which accepts every
+ * genuine delivery and refuses every forgery (a changed body, a new id, an old timestamp, a secret it
+ * does not know).
+ */
+import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { Agent } from 'undici';
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandoffOutbox } from '../../src/outbox/create-handoff-outbox.ts';
 import type { Outbox } from '../../src/outbox/outbox.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { handoff } from './outbox-contract.ts';
-import { startSigningReceiver } from './signing-receiver.ts';
+import { startSigningReceiver, verifyWithLibrary } from './signing-receiver.ts';
 
-const NEW_SECRET = 'whsec_new_5f0c2b9e8a7d41c3';
-const OLD_SECRET = 'whsec_old_91ab33d0e6f24c7b';
-const SIGNATURE = /^t=(\d+)((?:,v1=[0-9a-f]{64})+)$/;
+const secret = (seed: string) => `whsec_${Buffer.from(seed.padEnd(32, '.')).toString('base64')}`;
+const NEW_SECRET = secret('the newest handoff secret');
+const OLD_SECRET = secret('the previous handoff secret');
+const SIGNATURE = /^v1,[A-Za-z0-9+/]{43}=$/;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -26,19 +33,31 @@ function capturingLogger() {
   return { lines, logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') } };
 }
 
-async function service(receiverUrl: string, secrets: readonly string[], signingClock?: () => number, redisUrl?: string) {
+interface ServiceOptions {
+  readonly signingClock?: () => number;
+  readonly redisUrl?: string;
+  readonly legacy?: boolean;
+}
+
+async function service(receiverUrl: string, secrets: readonly string[], options: ServiceOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'handoff-signature-'));
   const dispatcher = new Agent();
   const { lines, logger } = capturingLogger();
   const outbox: Outbox = await createHandoffOutbox({
     dataDir: dir,
-    redis: redisUrl,
+    redis: options.redisUrl,
     maxAgeSeconds: 60,
     lockMs: 1_000,
     receiver: { party: 'handoff', baseUrl: receiverUrl, timeoutMs: 2_000, dispatcher },
     signingSecrets: secrets,
+    legacySignature: options.legacy ?? false,
     logger,
-    tuning: { backoff: { baseMs: 20, capMs: 20 }, pollIntervalMs: 10, queueName: `handoffs-${randomUUID()}`, ...(signingClock === undefined ? {} : { signingClock }) },
+    tuning: {
+      backoff: { baseMs: 20, capMs: 20 },
+      pollIntervalMs: 10,
+      queueName: `handoffs-${randomUUID()}`,
+      ...(options.signingClock === undefined ? {} : { signingClock: options.signingClock }),
+    },
   });
   outbox.start();
   cleanups.push(async () => {
@@ -64,41 +83,63 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promi
   }
 }
 
-describe('signed handoff deliveries (docs/contracts.md#handoff-receiver), over loopback to a receiver that checks them', () => {
-  it('signs with the right secret: the receiver verifies HMAC-SHA256 over "<t>.<raw body>" and accepts', async () => {
+describe('Standard Webhooks handoff deliveries, verified by the standardwebhooks package over loopback', () => {
+  it('a delivery carries webhook-id = handoff_id, a current webhook-timestamp and one v1 signature the library verifies', async () => {
     const r = await receiver([NEW_SECRET]);
     const { outbox, lines } = await service(r.url, [NEW_SECRET]);
     const h = handoff();
     await outbox.enqueue(h);
     await until(() => r.received.length === 1);
-    const [got] = r.received;
-    expect(got?.status).toBe(202);
-    const [, t, v1s] = SIGNATURE.exec(got?.signature ?? '') ?? [];
-    expect(Math.abs(Number(t) - Date.now() / 1000)).toBeLessThan(5);
-    expect(v1s).toBe(`,v1=${createHmac('sha256', NEW_SECRET).update(`${t}.${got?.body}`).digest('hex')}`);
-    expect(JSON.parse(got?.body ?? '{}')).toEqual(h);
-    // The secret is never written to a log line.
+    const got = r.received[0]!;
+    expect(got.refused).toBeUndefined();
+    expect(got.status).toBe(202);
+    expect(got.headers['webhook-id']).toBe(h.handoff_id);
+    expect(got.headers['idempotency-key']).toBe(h.handoff_id);
+    expect(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
+    expect(got.headers['webhook-signature']).toMatch(SIGNATURE);
+    // The library's own signer, given the same id, timestamp and body, makes the same signature.
+    const at = new Date(Number(got.headers['webhook-timestamp']) * 1000);
+    expect(got.headers['webhook-signature']).toBe(new Webhook(NEW_SECRET).sign(h.handoff_id, at, got.body));
+    expect(new Webhook(NEW_SECRET).verify(got.body, got.headers)).toEqual(h);
+    // The former header is not sent unless asked for, and the secret is never written to a log line.
+    expect(got.headers['x-chat-adapter-signature']).toBeUndefined();
     expect(lines.join('\n')).not.toContain(NEW_SECRET);
   });
 
-  it('a delivery signed with a wrong secret is refused with 401 and dead-lettered, not retried', async () => {
+  it('forgeries of a captured delivery are refused: a changed body, a new webhook-id, a changed timestamp', async () => {
     const r = await receiver([NEW_SECRET]);
-    const { outbox } = await service(r.url, ['whsec_somebody_elses_0000']);
-    const h = handoff();
-    await outbox.enqueue(h);
-    await until(async () => (await outbox.list('dead')).length === 1);
-    expect(r.received.map((x) => x.status)).toEqual([401]);
-  });
-
-  it('a stale timestamp (over 5 minutes old) is refused with 401', async () => {
-    const r = await receiver([NEW_SECRET]);
-    const { outbox } = await service(r.url, [NEW_SECRET], () => Date.now() - 6 * 60_000);
+    const { outbox } = await service(r.url, [NEW_SECRET]);
     await outbox.enqueue(handoff());
     await until(() => r.received.length === 1);
-    expect(r.received[0]?.status).toBe(401);
+    const { headers, body } = r.received[0]!;
+    const tampered = body.replace('"message":"', '"message":"(changed) ');
+    expect(tampered).not.toBe(body);
+    expect(await r.resend(headers, tampered)).toBe(401);
+    // A replay under a new id (what a receiver deduplicating on webhook-id would take as new).
+    expect(await r.resend({ ...headers, 'webhook-id': randomUUID() }, body)).toBe(401);
+    expect(await r.resend({ ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) }, body)).toBe(401);
+    expect(r.received.slice(1).map((x) => x.refused)).toEqual(['No matching signature found', 'No matching signature found', 'No matching signature found']);
+    // The genuine delivery, re-sent as it was (a network retry), still verifies: the receiver dedupes it on webhook-id.
+    expect(await r.resend(headers, body)).toBe(202);
   });
 
-  it('rotation: the list signs with every secret, the first first; receivers on the old or the new secret both accept', async () => {
+  it('a delivery with an old timestamp (over 5 minutes) is refused, and dead-lettered rather than retried', async () => {
+    const r = await receiver([NEW_SECRET]);
+    const { outbox } = await service(r.url, [NEW_SECRET], { signingClock: () => Date.now() - 6 * 60_000 });
+    await outbox.enqueue(handoff());
+    await until(async () => (await outbox.list('dead')).length === 1);
+    expect(r.received.map((x) => [x.status, x.refused])).toEqual([[401, 'Message timestamp too old']]);
+  });
+
+  it('a delivery signed with a secret the receiver does not know is refused', async () => {
+    const r = await receiver([NEW_SECRET]);
+    const { outbox } = await service(r.url, [secret('somebody else entirely')]);
+    await outbox.enqueue(handoff());
+    await until(() => r.received.length === 1);
+    expect(r.received[0]?.refused).toBe('No matching signature found');
+  });
+
+  it('rotation: one v1 entry per secret, the newest first; receivers on the old or the new secret both verify', async () => {
     const onOld = await receiver([OLD_SECRET]);
     const onNew = await receiver([NEW_SECRET]);
     const a = await service(onOld.url, [NEW_SECRET, OLD_SECRET]);
@@ -108,41 +149,58 @@ describe('signed handoff deliveries (docs/contracts.md#handoff-receiver), over l
     await until(() => onOld.received.length === 1 && onNew.received.length === 1);
     expect([onOld.received[0]?.status, onNew.received[0]?.status]).toEqual([202, 202]);
     const got = onOld.received[0]!;
-    const t = SIGNATURE.exec(got.signature ?? '')?.[1];
-    const mac = (secret: string) => createHmac('sha256', secret).update(`${t}.${got.body}`).digest('hex');
-    expect(got.signature).toBe(`t=${t},v1=${mac(NEW_SECRET)},v1=${mac(OLD_SECRET)}`);
+    const at = new Date(Number(got.headers['webhook-timestamp']) * 1000);
+    const id = got.headers['webhook-id']!;
+    expect(got.headers['webhook-signature']).toBe(`${new Webhook(NEW_SECRET).sign(id, at, got.body)} ${new Webhook(OLD_SECRET).sign(id, at, got.body)}`);
   });
 
-  it('rotation: once the old secret is dropped from the receiver, a service still signing with it alone is refused', async () => {
-    const r = await receiver([NEW_SECRET]);
-    const { outbox } = await service(r.url, [OLD_SECRET]);
+  it('rotation: once the old secret is dropped from the service, a receiver still on it alone refuses', async () => {
+    const r = await receiver([OLD_SECRET]);
+    const { outbox } = await service(r.url, [NEW_SECRET]);
     await outbox.enqueue(handoff());
     await until(() => r.received.length === 1);
     expect(r.received[0]?.status).toBe(401);
+    // Once the receiver lists the new secret too, the same delivery verifies.
+    expect(verifyWithLibrary([OLD_SECRET, NEW_SECRET], r.received[0]!.body, r.received[0]!.headers)).toBeUndefined();
   });
 
-  it('a retry carries a fresh timestamp and signature over the same body', async () => {
+  it('a retry carries the same webhook-id and body with a fresh timestamp and signature', async () => {
     const r = await receiver([NEW_SECRET], [503]);
     let calls = 0;
-    // Each attempt reads the clock once: the second attempt is a minute later.
-    const clock = () => Date.now() + 60_000 * calls++;
-    const { outbox } = await service(r.url, [NEW_SECRET], clock);
+    // Each attempt reads the clock once: the second attempt is a minute later (still within the tolerance).
+    const clock = () => Date.now() - 60_000 + 60_000 * calls++;
+    const { outbox } = await service(r.url, [NEW_SECRET], { signingClock: clock });
     await outbox.enqueue(handoff());
     await until(() => r.received.length === 2);
     const [first, second] = r.received;
     expect([first?.status, second?.status]).toEqual([503, 202]);
     expect(second?.body).toBe(first?.body);
-    const t = (x: typeof first) => Number(SIGNATURE.exec(x?.signature ?? '')?.[1]);
-    expect(t(second) - t(first)).toBeGreaterThanOrEqual(59);
-    expect(second?.signature).not.toBe(first?.signature);
+    expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+    expect(Number(second?.headers['webhook-timestamp']) - Number(first?.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(59);
+    expect(second?.headers['webhook-signature']).not.toBe(first?.headers['webhook-signature']);
   });
 
-  it('without HANDOFF_SIGNING_SECRET no signature header is sent', async () => {
-    const r = await receiver([]);
-    const { outbox } = await service(r.url, []);
+  it('HANDOFF_LEGACY_SIGNATURE: the former X-Chat-Adapter-Signature is sent as well, keyed with each secret\'s text', async () => {
+    const r = await receiver([NEW_SECRET]);
+    const { outbox } = await service(r.url, [NEW_SECRET, OLD_SECRET], { legacy: true });
     await outbox.enqueue(handoff());
     await until(() => r.received.length === 1);
-    expect(r.received[0]?.signature).toBeUndefined();
+    const got = r.received[0]!;
+    expect(got.status).toBe(202);
+    const t = got.headers['webhook-timestamp'];
+    const mac = (key: string) => createHmac('sha256', key).update(`${t}.${got.body}`).digest('hex');
+    expect(got.headers['x-chat-adapter-signature']).toBe(`t=${t},v1=${mac(NEW_SECRET)},v1=${mac(OLD_SECRET)}`);
+  });
+
+  it('without HANDOFF_SIGNING_SECRET only webhook-id is sent: no timestamp, no signature', async () => {
+    const r = await receiver([]);
+    const { outbox } = await service(r.url, []);
+    const h = handoff();
+    await outbox.enqueue(h);
+    await until(() => r.received.length === 1);
+    const got = r.received[0]!.headers;
+    expect(got['webhook-id']).toBe(h.handoff_id);
+    expect([got['webhook-timestamp'], got['webhook-signature'], got['x-chat-adapter-signature']]).toEqual([undefined, undefined, undefined]);
   });
 });
 
@@ -155,18 +213,17 @@ describe('signed handoff deliveries through the shared outbox (BullMQ on a real 
     await redis?.stop();
   });
 
-  it('signs every attempt the same way: a 503 then a fresh, valid signature over the same body', async () => {
+  it('signs every attempt the same way: a 503 then a fresh signature the library verifies, over the same id and body', async () => {
     const r = await receiver([NEW_SECRET], [503]);
-    let calls = 0;
-    const clock = () => Date.now() + 60_000 * calls++;
-    const { outbox } = await service(r.url, [NEW_SECRET], clock, redis.url);
+    const { outbox } = await service(r.url, [NEW_SECRET], { redisUrl: redis.url });
     const h = handoff();
     await outbox.enqueue(h);
     await until(() => r.received.length === 2, 10_000);
     const [first, second] = r.received;
+    expect([first?.refused, second?.refused]).toEqual([undefined, undefined]);
     expect([first?.status, second?.status]).toEqual([503, 202]);
     expect(JSON.parse(second?.body ?? '{}')).toEqual(h);
     expect(second?.body).toBe(first?.body);
-    expect(second?.signature).not.toBe(first?.signature);
+    expect(second?.headers['webhook-id']).toBe(h.handoff_id);
   });
 });

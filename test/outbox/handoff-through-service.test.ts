@@ -1,6 +1,6 @@
 /**
  * docs/contracts.md#handoff-receiver through the real service (real clients, sockets and SQLite outbox): a visitor asks for
- * a person, the chat answers with the masked contact it understood, and the receiver gets a signed
+ * a person, the chat answers with the masked contact it understood, and the receiver gets a signed (Standard Webhooks)
  * body with the conversation, the reply, the language and the time of the request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import { startStubbedService, type StubbedService } from '../helpers/stubbed-ser
 import { waitFor } from './outbox-contract.ts';
 import { startSigningReceiver } from './signing-receiver.ts';
 
-const SECRET = 'whsec_service_test_6d2f90aa';
+const secret = (seed: string) => `whsec_${Buffer.from(seed.padEnd(32, '.')).toString('base64')}`;
+const SECRET = secret('the service test secret');
 const MESSAGE = 'pls have someone call me, its Dana. old number 512-339-2204, new one is 512-870-6651';
 
 describe('a handoff an agent can act on, signed', () => {
@@ -18,7 +19,7 @@ describe('a handoff an agent can act on, signed', () => {
   let svc: StubbedService;
   beforeAll(async () => {
     receiver = await startSigningReceiver([SECRET]);
-    svc = await startStubbedService({ HANDOFF_URL: receiver.url, HANDOFF_SIGNING_SECRET: `${SECRET},whsec_previous_secret_1234` });
+    svc = await startStubbedService({ HANDOFF_URL: receiver.url, HANDOFF_SIGNING_SECRET: `${SECRET},${secret('the previous secret')}` });
     svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply({ intent: 'contact', sub_intent: 'agent_hand_off', response: 'Someone from the team will call you.' })));
   });
   afterAll(async () => {
@@ -40,7 +41,8 @@ describe('a handoff an agent can act on, signed', () => {
     await waitFor(() => receiver.received[0], 5_000, 'the delivery');
     const [got] = receiver.received;
     expect(got?.status).toBe(202);
-    expect(got?.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(got?.refused).toBeUndefined();
+    expect(got?.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
     const body = JSON.parse(got?.body ?? '{}');
     expect(body).toMatchObject({
       sub_intent: 'agent_hand_off',

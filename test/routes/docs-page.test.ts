@@ -27,6 +27,20 @@ describe('the reference page', () => {
     expect(init.body).toContain(Buffer.from('Chat adapter').toString('base64').slice(0, 12));
   });
 
+  it('has a viewport tag, once, so a phone lays it out at its own width', async () => {
+    const pages = [];
+    for (const url of ['/docs', '/docs/', '/docs/static/index.html']) {
+      const page = await harness.svc.app.inject({ method: 'GET', url });
+      if (page.statusCode !== 200) continue; // /docs may redirect to /docs/
+      pages.push(url);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body.match(/<meta name="viewport" content="width=device-width, initial-scale=1">/g), url).toHaveLength(1);
+    }
+    expect(pages).toContain('/docs/');
+    const css = await harness.svc.app.inject({ method: 'GET', url: '/docs/static/theme/chat-adapter.css' });
+    expect(css.body).not.toContain('viewport');
+  });
+
   it('documents the Idempotency-Key header without an example value, which "Try it out" would send each time', async () => {
     const doc = (await harness.svc.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const header = doc.paths['/chat_adapter'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');

@@ -38,7 +38,7 @@ describe('with PLAYGROUND=true', () => {
       expect(res.body).toBe(readFileSync(join(PLAYGROUND_DIR, name), 'utf8'));
       pending.push(...[...res.body.matchAll(/from '\.\/([\w-]+\.js)'/g)].map((m) => m[1]!));
     }
-    expect([...seen].sort()).toEqual(['chat-client.js', 'markdown.js', 'playground.js', 'render-answer.js', 'stream.js', 'transcript.js', 'waterfall.js']);
+    expect([...seen].sort()).toEqual(['chat-client.js', 'markdown.js', 'playground.js', 'progress.js', 'render-answer.js', 'stream.js', 'transcript.js', 'waterfall.js']);
   });
 
   it('does not serve the type declarations, nor anything outside its folder', async () => {

@@ -101,7 +101,6 @@ export function fakeDeps(options: FakeOptions = {}): { deps: Deps; calls: Calls 
       floorPlans: async () => [],
       tourSlots: async () => [],
       neighborhoodKeywords: async () => [],
-      apiToken: async () => 'token',
       ...options.propertyApi,
     },
     cache: options.cache ?? createMemoryCache({ maxSessions: 100, ttlSeconds: 7200, now: () => Date.UTC(2026, 0, 1) }),

@@ -33,6 +33,25 @@ export function firstLine(err: unknown): string {
   return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
 }
 
+/** apt's words for an archive it could not reach (no network, no DNS, a proxy refusing). */
+const UNREACHABLE = /temporary failure resolving|could not resolve|failed to fetch|unable to connect|network is unreachable|could not connect|connection (?:failed|timed out|refused)/i;
+
+/**
+ * One line saying why apt-get failed: that the archive could not be reached (offline), or apt's
+ * first error (`E:`) line. Its warnings (`W:`, e.g. that root downloads unsandboxed as `_apt`) come
+ * first on stderr but are never the cause.
+ */
+export function aptFailure(err: unknown, packages: readonly string[]): Error {
+  const stderr = (err as { stderr?: unknown }).stderr;
+  const lines = typeof stderr === 'string' ? stderr.split('\n').map((line) => line.trim()) : [];
+  const what = `Debian's ${packages.join(', ')} package${packages.length === 1 ? '' : 's'}`;
+  if (lines.some((line) => UNREACHABLE.test(line))) {
+    return new Error(`could not download ${what}: the Debian package archive cannot be reached (offline?)`, { cause: err });
+  }
+  const error = lines.find((line) => line.startsWith('E:'));
+  return new Error(`could not download ${what}: ${error === undefined ? firstLine(err) : error.slice(2).trim()}`, { cause: err });
+}
+
 async function download(folder: string, packages: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   if (packages.length === 0) return;
   const options = { cwd: folder, env, timeout: 300_000 };
@@ -40,8 +59,12 @@ async function download(folder: string, packages: readonly string[], env: NodeJS
     await run('apt-get', ['download', ...packages], options);
   } catch {
     // A fresh machine may have no package lists yet.
-    await run('apt-get', ['update', '-qq'], options);
-    await run('apt-get', ['download', ...packages], options);
+    try {
+      await run('apt-get', ['update', '-qq'], options);
+      await run('apt-get', ['download', ...packages], options);
+    } catch (err) {
+      throw aptFailure(err, packages);
+    }
   }
 }
 

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { chatSteps } from '../../steps/chat-pipeline.ts';
-import { LATENCY_STEP_NAMES, LatencyStepsSchema } from '../../schemas/chat-response.schema.ts';
-import { CACHE_HIT_STEP, latencyFrom, serverTiming } from '../../src/pipeline/latency.ts';
+import { LatencyStepsSchema } from '../../schemas/chat-response.schema.ts';
+import { CACHE_HIT_STEP, CHAT_STEPS, LATENCY_STEP_NAMES, WAIT_FOR_TURN_STEP } from '../../schemas/chat-steps.ts';
+import { latencyFrom, serverTiming } from '../../src/pipeline/latency.ts';
 import { WAIT_FOR_TURN } from '../../src/http/chat-admission.ts';
 import type { StepTiming } from '../../src/pipeline/runner.ts';
 
@@ -34,11 +35,15 @@ describe('chatPipeline', () => {
     expect(names.at(-1)).toBe('assembleResponse');
   });
 
-  it('is listed step by step, in order, in steps/README.md', () => {
+  it('runs the steps schemas/chat-steps.ts declares, in their order, each function named as declared', () => {
+    expect(chatSteps.map((step) => step.name)).toEqual(CHAT_STEPS.map((step) => step.name));
+  });
+
+  it('is listed step by step, in order, in steps/README.md, which says which steps call a party as declared', () => {
     const readme = readFileSync(join(import.meta.dirname, '../../steps/README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('## In pipeline order'));
-    const listed = [...table.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
-    expect(listed).toEqual(chatSteps.map((step) => step.name));
+    const listed = [...table.matchAll(/^\| `(\w+)` \| [^|]+ \| (yes|no) \|/gm)].map((m) => `${m[1]}: ${m[2]}`);
+    expect(listed).toEqual(CHAT_STEPS.map((step) => `${step.name}: ${step.callsParty ? 'yes' : 'no'}`));
   });
 });
 
@@ -82,6 +87,7 @@ describe('latencyFrom', () => {
 
 describe('the latency.steps schema', () => {
   it('names the wait for the turn, then every step of the pipeline in its order, with the cache-hit name right after askEngine', () => {
+    expect(WAIT_FOR_TURN).toBe(WAIT_FOR_TURN_STEP);
     const names = [WAIT_FOR_TURN, ...chatSteps.map((step) => step.name)];
     names.splice(names.indexOf('askEngine') + 1, 0, CACHE_HIT_STEP);
     expect([...LATENCY_STEP_NAMES]).toEqual(names);

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderMarkdown } from '../../src/http/playground/markdown.js';
 import { MIN_DRAWN_PCT, stepKind, waterfallBars, waterfallRows } from '../../src/http/playground/waterfall.js';
+import { PROGRESS_TEXTS, progressText } from '../../src/http/playground/progress.js';
+import { LATENCY_STEP_NAMES } from '../../schemas/chat-steps.ts';
 
 describe('renderMarkdown', () => {
   it('renders paragraphs, line breaks and bold', () => {
@@ -72,5 +74,21 @@ describe('waterfallRows', () => {
     const { drawn, short } = waterfallRows({ chat_adapter_latency: 4, steps: { a: 1, b: 1, c: 1, d: 1 } });
     expect(drawn).toHaveLength(4);
     expect(short).toEqual([]);
+  });
+});
+
+describe('the typing line of a reply on its way', () => {
+  it('says what happens in a visitor\'s words after every step the service reports, never the step\'s name', () => {
+    for (const step of LATENCY_STEP_NAMES) {
+      const text = progressText(step);
+      expect(PROGRESS_TEXTS, step).toContain(text);
+      expect(text).not.toMatch(/[a-z][A-Z]/); // no camelCase name
+      expect(text).not.toContain(step);
+    }
+    expect(new Set(LATENCY_STEP_NAMES.map(progressText)).size).toBeGreaterThan(2);
+  });
+
+  it('keeps an unknown step, a name like __proto__ included, at "Thinking…"', () => {
+    for (const step of ['__proto__', 'constructor', 'toString', 'someNewStep', '']) expect(progressText(step)).toBe('Thinking…');
   });
 });

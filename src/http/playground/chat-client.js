@@ -6,8 +6,9 @@ import { EVENT_STREAM, readReplyStream } from './stream.js';
 export const MAX_MESSAGE_CHARS = 4000;
 
 /**
- * `sent`: the message reached the service, which then failed while answering it.
- * @typedef {{ short: string, long: string, retryable: boolean, sent?: boolean }} Problem
+ * `sent`: the message reached the service, which then failed while answering it. `traceId`: the
+ * failed answer's trace id (its `traceresponse` header), the one id that finds it in the traces.
+ * @typedef {{ short: string, long: string, retryable: boolean, sent?: boolean, traceId?: string }} Problem
  * @typedef {{ ok: true, answer: any } | { ok: false, problem: Problem }} ChatResult
  * @typedef {import('./stream.js').StreamView & { stream?: boolean }} ChatView
  */
@@ -20,6 +21,15 @@ function detailOf(body) {
   return typeof message === 'string' ? message : undefined;
 }
 
+/**
+ * The trace id of a `traceresponse` header (`00-<trace id>-<span id>-<flags>`), or undefined.
+ * @param {string | null} header
+ */
+export function traceIdOf(header) {
+  const parts = (header ?? '').split('-');
+  return parts.length === 4 && /^[0-9a-f]{32}$/.test(parts[1] ?? '') ? parts[1] : undefined;
+}
+
 /** What the page says about a message the service did not answer. */
 export const UNREACHABLE = {
   short: 'the service is not answering',
@@ -28,13 +38,25 @@ export const UNREACHABLE = {
 };
 
 /**
+ * The details of a failure while the service was answering a message it took in: a party it
+ * needs unavailable, or a defect. A stream's error part carries the same words.
+ */
+const WHILE_ANSWERING = /^(?:engine|graphql|handoff|translate|propertyApi) unavailable$|^Internal server error$/;
+
+/**
+ * One failure is told one way, however the reply was asked for: a failure while answering reads
+ * "No reply: <the service's detail>" whether it came as a JSON error or as a stream's error part.
  * @param {number} status
  * @param {unknown} body the answer's JSON, if it was JSON
  * @param {string | null} retryAfter
  * @returns {Problem}
  */
 export function describeFailure(status, body, retryAfter) {
-  const detail = detailOf(body) ?? `HTTP ${status}`;
+  const given = detailOf(body);
+  // The service took the message and failed while answering it (a party unavailable, a defect):
+  // said as a streamed reply's error part says the same failure.
+  if (status >= 500 && given !== undefined && WHILE_ANSWERING.test(given)) return describeBrokenReply(given);
+  const detail = given ?? `HTTP ${status}`;
   const wait = retryAfter !== null && /^\d+$/.test(retryAfter) ? ` in ${retryAfter} s` : '';
   if (status === 503 || status === 502 || status === 504) {
     return { short: 'the service is unavailable', long: `The service is unavailable (${detail}). This is usually brief: press Retry on the message${wait}.`, retryable: true };
@@ -84,16 +106,19 @@ export async function postChat(body, headers, view = {}) {
     // fetch() rejects only when no answer came: refused, reset, offline.
     return { ok: false, problem: UNREACHABLE };
   }
+  const traceId = traceIdOf(res.headers.get('traceresponse'));
+  /** @param {Problem} problem @returns {ChatResult} */
+  const failed = (problem) => ({ ok: false, problem: traceId === undefined ? problem : { ...problem, traceId } });
   if (res.ok && res.body !== null && (res.headers.get('content-type') ?? '').startsWith(EVENT_STREAM)) {
     try {
       const { answer, errorText } = await readReplyStream(res.body, view);
-      return errorText === undefined ? { ok: true, answer } : { ok: false, problem: describeBrokenReply(errorText) };
+      return errorText === undefined ? { ok: true, answer } : failed(describeBrokenReply(errorText));
     } catch {
-      return { ok: false, problem: CUT_OFF };
+      return failed(CUT_OFF);
     }
   }
   const answer = await res.json().catch(() => undefined);
   if (res.ok && answer !== undefined) return { ok: true, answer };
-  if (res.ok) return { ok: false, problem: { short: 'unreadable answer', long: 'The service answered something that is not JSON. Press Retry on the message.', retryable: true } };
-  return { ok: false, problem: describeFailure(res.status, answer, res.headers.get('retry-after')) };
+  if (res.ok) return failed({ short: 'unreadable answer', long: 'The service answered something that is not JSON. Press Retry on the message.', retryable: true });
+  return failed(describeFailure(res.status, answer, res.headers.get('retry-after')));
 }

@@ -103,9 +103,9 @@ async function deliver(chat) {
   try {
     const result = await postChat(chat.body, headers, {
       stream: field('stream').checked,
-      onStep: (step, ms) => {
+      onStep: (step) => {
         started();
-        showProgress(reply, step, ms);
+        showProgress(reply, step);
       },
       onText: (textSoFar) => {
         started();
@@ -132,8 +132,8 @@ async function deliver(chat) {
         field('message').focus();
       },
     });
-    showError(problem.long);
-    clearAnswer(problem.sent ? 'No reply: the service failed while answering.' : 'No reply: the message was not sent.');
+    showError(problem.traceId === undefined ? problem.long : `${problem.long} Trace id: ${problem.traceId}`);
+    clearAnswer(problem.sent ? 'No reply: the service failed while answering.' : 'No reply: the message was not sent.', problem.traceId);
   } finally {
     setSending(false);
   }

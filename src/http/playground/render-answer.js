@@ -102,9 +102,15 @@ function drawWaterfall(latency) {
   show('latency-summary', `engine ${ms(latency.service_engine_latency)} · storing messages ${ms(latency.create_message_latency)} · contact ${ms(latency.extract_and_update_contact_latency)}`);
 }
 
-/** The side panels without an answer: `note` says why (waiting, or the message was not sent). @param {string} note */
-export function clearAnswer(note) {
+/**
+ * The side panels without an answer: `note` says why (waiting, or the message was not sent). A failed
+ * message's trace id (from the answer's `traceresponse` header) stays shown: it is what finds the failure in the traces.
+ * @param {string} note
+ * @param {string} [traceId]
+ */
+export function clearAnswer(note, traceId) {
   for (const id of DETAIL_IDS) show(id, '–');
+  if (traceId !== undefined) show('trace-id', traceId);
   $('waterfall').replaceChildren();
   $('short-steps').replaceChildren();
   show('latency-total', '');

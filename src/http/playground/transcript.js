@@ -1,8 +1,18 @@
 // The conversation on the page: the visitor's turns with their state (sending, sent, not sent) and
 // the replies. Turn text is always built from escaped text (markdown.js escapes first).
 import { renderMarkdown } from './markdown.js';
+import { progressText } from './progress.js';
 
 const transcript = () => /** @type {HTMLElement} */ (document.getElementById('transcript'));
+
+/**
+ * Shows the newest turn by scrolling the transcript alone. (`scrollIntoView` would scroll the page
+ * too, and on a phone push the message box below the fold at every message.)
+ */
+function showLatest() {
+  const box = transcript();
+  box.scrollTop = box.scrollHeight;
+}
 
 /** @param {'user' | 'assistant'} role @param {string} html */
 export function addTurn(role, html) {
@@ -13,7 +23,7 @@ export function addTurn(role, html) {
   text.innerHTML = html;
   turn.append(text);
   transcript().append(turn);
-  turn.scrollIntoView({ block: 'end' });
+  showLatest();
   return turn;
 }
 
@@ -72,9 +82,9 @@ export function clearTranscript() {
 }
 
 /**
- * The reply on its way: a typing line that names the step that just finished ("askEngine 812 ms…")
- * and, when the reply streams, its text growing as plain text (the DOM escapes it); the answer
- * replaces both (completeReply).
+ * The reply on its way: a typing line that says, in a visitor's words, what the service is doing
+ * (progress.js: "Thinking…", "Writing the reply…") and, when the reply streams, its text growing as
+ * plain text (the DOM escapes it); the answer replaces both (completeReply).
  */
 export function addPendingReply() {
   const turn = addTurn('assistant', '');
@@ -86,20 +96,17 @@ export function addPendingReply() {
   return turn;
 }
 
-/** @param {number} ms */
-const duration = (ms) => `${ms >= 10 ? Math.round(ms) : ms.toFixed(1)} ms`;
-
-/** @param {HTMLElement} turn @param {string} step @param {number} ms */
-export function showProgress(turn, step, ms) {
+/** @param {HTMLElement} turn @param {string} step the step that just finished */
+export function showProgress(turn, step) {
   const progress = turn.querySelector('.progress');
-  if (progress !== null) progress.textContent = `${step} ${duration(ms)}…`;
+  if (progress !== null) progress.textContent = progressText(step);
 }
 
 /** @param {HTMLElement} turn @param {string} textSoFar */
 export function showPartialText(turn, textSoFar) {
   turn.classList.add('streaming');
   /** @type {HTMLElement} */ (turn.querySelector('.text')).textContent = textSoFar;
-  turn.scrollIntoView({ block: 'end' });
+  showLatest();
 }
 
 /** The whole reply is known. @param {HTMLElement} turn @param {string} html built from escaped text */
@@ -107,5 +114,5 @@ export function completeReply(turn, html) {
   turn.classList.remove('pending', 'streaming');
   turn.querySelector('.progress')?.remove();
   /** @type {HTMLElement} */ (turn.querySelector('.text')).innerHTML = html;
-  turn.scrollIntoView({ block: 'end' });
+  showLatest();
 }

@@ -1,4 +1,4 @@
-import { TfIdf } from 'natural/lib/natural/tfidf/index.js';
+import { TfIdf } from '../natural-parts.ts';
 import type { FaqDoc, FaqTopic, Property } from '../knowledge/knowledge.schema.ts';
 import { stems } from './features.ts';
 

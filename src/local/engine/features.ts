@@ -1,4 +1,4 @@
-import { PorterStemmer, PorterStemmerEs } from 'natural/lib/natural/stemmers/index.js';
+import { PorterStemmer, PorterStemmerEs } from '../natural-parts.ts';
 import { createRequire } from 'node:module';
 import lexiconFile from '../data/lexicon.json' with { type: 'json' };
 import { compilePatternSets } from '../knowledge/word-patterns.ts';

@@ -1,4 +1,4 @@
-import { BayesClassifier } from 'natural/lib/natural/classifiers/index.js';
+import { BayesClassifier } from '../natural-parts.ts';
 import intentsFile from '../data/intents.json' with { type: 'json' };
 import { extractFeatures } from './features.ts';
 

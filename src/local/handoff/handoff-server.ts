@@ -12,17 +12,17 @@ function idempotencyKey(header: string | string[] | undefined): string | undefin
 }
 
 export interface HandoffReceiverOptions {
-  /** HANDOFF_SIGNING_SECRET of the service: when given, every delivery must be signed with one of them. */
+  /** HANDOFF_SIGNING_SECRET of the service (`whsec_` secrets): when given, every delivery must be signed with one of them. */
   readonly signingSecrets?: readonly string[];
   readonly now?: () => number;
 }
 
 /**
- * The local handoff receiver: `POST /handoff` (docs/contracts.md#handoff-receiver) -> 202. Each handoff is recorded in
+ * The local handoff receiver: `POST /handoff` (docs/contracts.md#handoff-receiver, docs/handoff-receivers.md) -> 202. Each handoff is recorded in
  * the conversation store and shows up under `handoffs` of the GraphQL `conversation` query. A
- * re-delivery with the same `Idempotency-Key` (docs/operations.md#handoffs-and-dead-letters), or the same handoff sent again
- * without one, is accepted again but stored once. When it knows the signing secrets, a delivery
- * without a valid, fresh signature is refused (401; 400 when the header is malformed) and not recorded.
+ * re-delivery with the same `webhook-id` or `Idempotency-Key` (docs/operations.md#handoffs-and-dead-letters), or the same
+ * handoff sent again without either, is accepted again but stored once. When it knows the signing secrets, a delivery
+ * without a valid, fresh Standard Webhooks signature is refused (401; 400 when a header is malformed) and not recorded.
  */
 export function buildHandoffApp(store: ConversationStore, keys: DeliveryKeys, options: HandoffReceiverOptions = {}): FastifyInstance {
   const app = createPartyApp();
@@ -41,12 +41,16 @@ export function buildHandoffApp(store: ConversationStore, keys: DeliveryKeys, op
   });
   if (secrets.length > 0) {
     app.addHook('preValidation', async (request, reply) => {
-      const verdict = checkSignature(request.headers['x-chat-adapter-signature'], rawBodies.get(request) ?? '', secrets, now());
+      const { headers } = request;
+      const signed = { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'] };
+      const verdict = checkSignature(signed, rawBodies.get(request) ?? '', secrets, now());
       if (!verdict.ok) return reply.code(verdict.status).send({ detail: verdict.detail });
     });
   }
   app.post<{ Body: HandoffReceived }>('/handoff', { schema: { body: HandoffReceivedSchema } }, async (request, reply) => {
-    const recorded = keys.once(idempotencyKey(request.headers['idempotency-key']), () => store.recordHandoff(request.body));
+    // Deduplicated on webhook-id (covered by the signature), else on Idempotency-Key: both are the handoff_id.
+    const key = idempotencyKey(request.headers['webhook-id']) ?? idempotencyKey(request.headers['idempotency-key']);
+    const recorded = keys.once(key, () => store.recordHandoff(request.body));
     return reply.code(202).send({ accepted: true, id: recorded.id, duplicate: recorded.duplicate });
   });
   return app;

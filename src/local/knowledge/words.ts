@@ -1,4 +1,4 @@
-import { AggressiveTokenizerEs } from 'natural/lib/natural/tokenizers/index.js';
+import { AggressiveTokenizerEs } from '../natural-parts.ts';
 
 // The Spanish aggressive tokenizer keeps accented letters together ("Pérez", "recámara");
 // natural's WordTokenizer would split them ("P", "rez"). It is ASCII-safe for English too.

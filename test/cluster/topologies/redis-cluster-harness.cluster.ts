@@ -41,7 +41,7 @@ describe(`a ${redisPrograms().flavour} cluster of 3 primaries and 3 replicas`, (
     expect([...owners].sort()).toEqual(primaries);
   });
 
-  it('after the primary owning a key is killed, its replica serves every acknowledged write', async ({ task }) => {
+  it('after the primary owning a key is killed, its replica serves every acknowledged write; the old primary rejoins as its replica', async ({ task }) => {
     await Promise.all(keys.map((k) => client.set(k, valueOf(k))));
     // WAIT on the connections that wrote: each primary's replica has every write before the kill.
     for (const node of client.nodes('master')) expect(await node.call('WAIT', 1, 1000)).toBe(1);
@@ -58,6 +58,14 @@ describe(`a ${redisPrograms().flavour} cluster of 3 primaries and 3 replicas`, (
     // Written through the client after the failover: it lands on the promoted node.
     await client.set(keys[0]!, 'after the failover');
     expect(await adminCall(promotion.port, 'GET', keys[0]!)).toBe('after the failover');
+
+    // The killed primary, started again, rejoins as the replica of the one that took over, with the data.
+    await cluster.startNode(victim);
+    expect(await cluster.waitForReplica(victim)).toBe(promotion.port);
+    expect(await cluster.replicasOf(promotion.port)).toEqual([victim]);
+    // (A replica answers reads with MOVED unless asked READONLY first: count its keys instead.)
+    expect(await cluster.adminCall(promotion.port, 'DBSIZE')).toBe(victimKeys.length);
+    expect(await cluster.adminCall(victim, 'DBSIZE')).toBe(victimKeys.length);
 
     record(task, `${cluster.flavour} cluster`, {
       server: cluster.version.split(' sha=')[0]!,

@@ -7,7 +7,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pollUntil, roleOf } from '../../helpers/redis-node.ts';
+import { roleOf } from '../../helpers/redis-node.ts';
 import { redisPrograms } from '../../helpers/redis-programs.ts';
 import { startTestRedisSentinel, type TestRedisSentinel } from '../../helpers/redis-sentinel.ts';
 import { record } from '../figures.ts';
@@ -78,7 +78,8 @@ describe.each([
   it('the killed primary, started again, is made a replica of the new one', async () => {
     const [old, promoted] = set.dataNodes;
     await set.startNode(old!.port);
-    await pollUntil(async () => ((await roleOf(old!.port, set.adminCall)) === 'slave' ? true : undefined), 30_000, 'the old primary to be a replica');
+    await set.waitForReplica(old!.port);
+    expect(await roleOf(old!.port, set.adminCall)).toBe('slave');
     expect(await set.primary()).toEqual(promoted);
     expect(await set.adminCall(old!.port, 'GET', keys[1]!)).toBe(valueOf(keys[1]!));
   });
