@@ -48,6 +48,19 @@ describe('with caller keys and an admin key', () => {
   });
 });
 
+describe('with publishable keys only', () => {
+  it('serves /metrics to the admin key only, as with caller keys', async () => {
+    const publishable = JSON.stringify([{ name: 'widget', key: 'pk_live_widget_0123456789ab', origins: ['https://leasing.example'], orgId: '9876543210987654321', propertyIds: ['1234567890123456789'] }]);
+    const svc = await startStubbedService({ PUBLISHABLE_KEYS: publishable, ADMIN_API_KEY: ADMIN });
+    try {
+      expect((await svc.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
+      expect((await svc.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN}` } })).statusCode).toBe(200);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe('with METRICS_PORT set', () => {
   it('does not serve /metrics on the service port at all', async () => {
     const svc = await startStubbedService({ METRICS_PORT: '9464' });
