@@ -22,11 +22,13 @@ import { concurrencyLimits, type ConcurrencyLimitSettings } from './http/concurr
 import { metricsAccess } from './http/metrics-access.ts';
 import { playgroundRoutes } from './http/playground.ts';
 import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
+import { captureRefusal, decorateRefusals, refusalLogger } from './http/refusal-log.ts';
+import { decorateRequestOutcome, outcomeStatusOf, stepNameOf } from './http/request-outcome.ts';
 import { takeLatency } from './http/request-latency.ts';
 import { registerRoutes, type ChatGuards } from './http/routes.ts';
 import type { Metrics } from './telemetry/metrics.ts';
 import { describeError, stackFrames } from './telemetry/safe-error.ts';
-import { endServerSpan, nameServerSpan, serverSpanOf, tracedRequestIds } from './telemetry/server-span.ts';
+import { endServerSpan, nameServerSpan, serverSpanOf, tracedRequestIds, untracedRequestId } from './telemetry/server-span.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -114,6 +116,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.decorateRequest('routeTemplate', '');
   app.decorateRequest('timings', undefined as unknown as StepTiming[]);
   app.decorateRequest('totalMs', undefined);
+  decorateRequestOutcome(app);
+  decorateRefusals(app);
 
   // A keep-alive connection whose request was in flight at shutdown would otherwise stay open
   // and hold app.close() until the client drops it: answer it with `Connection: close` instead.
@@ -150,25 +154,37 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void reply.header('referrer-policy', 'no-referrer');
     if (request.method === 'POST' && chatRoutes.has(request.routeTemplate)) void reply.header('cache-control', 'no-store');
     if (closing) void reply.header('connection', 'close');
+    captureRefusal(request, reply, payload);
     done(null, payload);
   });
 
-  /** Ends the server span, feeds the metrics and writes the request's one log line. */
+  // Probes and scrapes: counted, but no log line (one every few seconds per instance says nothing).
+  const quietRoutes: ReadonlySet<string> = new Set(['/heartbeat', '/metrics', '/ready'].flatMap((path) => [path, `${options.routePrefix}${path}`]));
+  const logRefusal = refusalLogger();
+  /**
+   * Ends the server span, feeds the metrics and writes the request's one log line. All three record
+   * the answer's outcome (src/http/request-outcome.ts): a streamed chat that failed is its error status.
+   */
   const recordRequest = (request: FastifyRequest, reply: FastifyReply): void => {
     const endedAt = performance.now();
     const ms = endedAt - request.startedAt;
-    endServerSpan(request.span, reply.statusCode, endedAt);
+    const status = outcomeStatusOf(request, reply);
+    // Exemplars name only traces that are recorded (and so can be found); read before the span ends.
+    const exemplar = request.span.isRecording() ? request.traceId : undefined;
+    endServerSpan(request.span, reply.statusCode, endedAt, status);
     const route = request.routeTemplate;
     if (options.metrics) {
-      options.metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000, request.caller?.name);
-      for (const t of request.timings) options.metrics.observeStep(t.name, t.ms / 1000, t.ok);
+      options.metrics.observeRequest(request.method, route, status, ms / 1000, request.caller?.name, request.answerMode, exemplar);
+      for (const t of request.timings) options.metrics.observeStep(stepNameOf(request, t.name), t.ms / 1000, t.ok, exemplar);
     }
+    logRefusal(request, status, route);
     // Built only when it will be written.
-    if (!infoEnabled(request.log)) return;
+    if (!infoEnabled(request.log) || quietRoutes.has(route)) return;
     const steps: Record<string, number> = {};
-    for (const t of request.timings) steps[t.name] = roundMs(t.ms);
+    for (const t of request.timings) steps[stepNameOf(request, t.name)] = roundMs(t.ms);
+    const mode = request.answerMode === 'stream' ? { mode: request.answerMode } : undefined;
     // The figure the response reported, when it reported one (chat_adapter_latency, Server-Timing).
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: roundMs(request.totalMs ?? ms), steps }, 'request completed');
+    request.log.info({ method: request.method, route, status, ...mode, ms: roundMs(request.totalMs ?? ms), steps }, 'request completed');
   };
   app.addHook('onResponse', (request, reply, done) => {
     recordRequest(request, reply);
@@ -185,6 +201,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const log = { status: mapped.status, ...(mapped.party !== undefined && { party: mapped.party }), ...describeError(err) };
     if (mapped.defect) request.log.error({ ...log, stack: stackFrames(err) }, mapped.logMessage);
     else request.log.warn(log, mapped.logMessage);
+    request.errorLogged = true;
     // The steps that ran before the failure (e.g. a slow engine before a 503) are timed too.
     if (request.timings.length > 0) {
       void reply.header('server-timing', serverTiming(takeLatency(request, false)));
@@ -197,7 +214,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // preHandler: 403), rate limits (preHandler: 429). docs/api.md#caller-keys, docs/api.md#rate-limits, docs/api.md#overload-and-input-depth.
   // CORS first: a preflight is answered before the gate (a browser never sends the key on it).
   if (options.corsOrigins !== undefined) void app.register(chatCors, { origins: options.corsOrigins, routePrefix: options.routePrefix });
-  void app.register(overload, { routePrefix: options.routePrefix, maxEventLoopDelayMs: options.overloadMaxEventLoopDelayMs });
+  void app.register(overload, {
+    routePrefix: options.routePrefix,
+    maxEventLoopDelayMs: options.overloadMaxEventLoopDelayMs,
+    ...(options.metrics !== undefined && { onShed: options.metrics.countShed }),
+  });
   void app.register(callerAuth, { keys: options.callerKeys, publishableKeys: options.publishableKeys, routePrefix: options.routePrefix });
   void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
   void app.register(concurrencyLimits, { ...options.concurrency, routePrefix: options.routePrefix });
@@ -215,7 +236,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(routes);
   if (options.admin) void app.register(adminRoutes(options.admin));
   if (options.routePrefix !== '') void app.register(routes, { prefix: options.routePrefix });
-  void app.register(readinessRoute(options.readinessChecks ?? []));
+  // A readiness probe makes no trace (as /heartbeat and /metrics): an id, no span.
+  void app.register(async (untraced) => {
+    untraced.setGenReqId(untracedRequestId);
+    await untraced.register(readinessRoute(options.readinessChecks ?? []));
+  });
   if (options.playground === true) void app.register(playgroundRoutes);
   return app;
 }

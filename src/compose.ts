@@ -316,6 +316,9 @@ export async function composeService(config: Config, logger: PinoLogger, options
     otlpEndpoint: config.otlpEndpoint,
     environment: config.environment,
     serviceVersion: packageJson.version,
+    instanceId: config.resource.instanceId,
+    serviceName: config.resource.serviceName,
+    resourceAttributes: config.resource.attributes,
   });
   const metrics = createMetrics();
   // Writes that must survive a failover wait for REDIS_WAIT_REPLICAS replicas (docs/operations.md#what-a-failover-costs).

@@ -11,6 +11,7 @@ import type { EngineReply, EngineReplySchema, EngineRequest } from '../../schema
 import { DownstreamError } from '../errors.ts';
 import type { EngineTextListener } from '../pipeline/ports.ts';
 import { ATTR_GEN_AI_REQUEST_STREAM, ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK } from '../telemetry/attributes.ts';
+import { GEN_AI_SPAN_NAME, genAiAttributes } from '../telemetry/gen-ai-span.ts';
 import { EngineEvents } from './engine-events.ts';
 import { exchange, readCheckedJson, type HttpParty } from './http-json.ts';
 import { SseLines } from './sse-lines.ts';
@@ -61,23 +62,39 @@ export async function streamEngineQuery(
   onText: EngineTextListener,
 ): Promise<EngineReply> {
   const startedAt = performance.now();
-  return exchange(target, {
-    method: 'POST',
-    path: '/query',
-    body: request,
-    headers: { accept: STREAM_ACCEPT, 'content-type': 'application/json' },
-    deadlineAt,
-    isOk,
-    attributes: { [ATTR_GEN_AI_REQUEST_STREAM]: true },
-    async read(res, span) {
-      const type = String(res.headers['content-type'] ?? '');
-      if (!type.startsWith('text/event-stream')) return readCheckedJson(target.party, res, reply, ENGINE_ANSWER_MAX_BYTES);
-      const events = new EngineEvents(reply, onText);
-      const answer = await readEvents(res.body, events);
-      if (events.firstTextAt !== undefined) {
-        span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, (events.firstTextAt - startedAt) / 1000);
-      }
-      return answer;
-    },
-  });
+  let firstEventAt: number | undefined;
+  let events: EngineEvents | undefined;
+  try {
+    return await exchange(target, {
+      method: 'POST',
+      path: '/query',
+      body: request,
+      headers: { accept: STREAM_ACCEPT, 'content-type': 'application/json' },
+      deadlineAt,
+      isOk,
+      spanName: GEN_AI_SPAN_NAME,
+      attributes: { ...genAiAttributes(request.conversation_id), [ATTR_GEN_AI_REQUEST_STREAM]: true },
+      async read(res, span) {
+        const type = String(res.headers['content-type'] ?? '');
+        if (!type.startsWith('text/event-stream')) {
+          const json = await readCheckedJson(target.party, res, reply, ENGINE_ANSWER_MAX_BYTES);
+          firstEventAt = performance.now();
+          return json;
+        }
+        events = new EngineEvents(reply, onText);
+        const answer = await readEvents(res.body, events);
+        // A stream with no text before its done event began with that event.
+        firstEventAt = events.firstTextAt ?? performance.now();
+        if (events.firstTextAt !== undefined) {
+          span.setAttribute(ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK, (events.firstTextAt - startedAt) / 1000);
+        }
+        return answer;
+      },
+    });
+  } finally {
+    // A streamed answer's length is the text's pace, not the engine's latency: measured to its first event.
+    // A stream that broke after its first text began then; a call that failed first, when it failed.
+    const at = firstEventAt ?? events?.firstTextAt ?? performance.now();
+    target.telemetry?.metrics?.observeEngineFirstEvent?.((at - startedAt) / 1000);
+  }
 }

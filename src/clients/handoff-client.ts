@@ -1,6 +1,6 @@
-import { ROOT_CONTEXT, SpanStatusCode, context, propagation } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanStatusCode, context, isSpanContextValid, propagation, trace, type Link } from '@opentelemetry/api';
 import type { Handoff } from '../../schemas/handoff.schema.ts';
-import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
+import { ATTR_HANDOFF_ID, ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
 import { attemptTimer, clientSpan, setErrorType } from '../telemetry/client-span.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 import { failureReason, is2xx } from './call-failure.ts';
@@ -17,7 +17,7 @@ export type DeliveryOutcome =
   | { readonly result: 'delivered' }
   | { readonly result: 'retryable' | 'permanent'; readonly reason: string };
 
-/** The W3C trace headers of the active context, kept with a handoff so its delivery joins the chat's trace. */
+/** The W3C trace headers of the active context, kept with a handoff so that its deliveries link to the chat's span. */
 export function captureTraceHeaders(): Record<string, string> {
   return withTraceHeaders({});
 }
@@ -34,9 +34,11 @@ export interface DeliverySigning {
 /**
  * One attempt at `POST {HANDOFF_URL}/handoff` with `Idempotency-Key: <handoff_id>` (the same on
  * every attempt, so the receiver records a re-delivery once) and, with a signer, the Standard
- * Webhooks headers made for this attempt (`webhook-id` = handoff_id, a fresh timestamp, same body). Never throws: the outbox decides
- * what to do with the outcome. The CLIENT span is a child of the chat's span (from `traceHeaders`),
- * even when the attempt runs long after the reply, or in another process.
+ * Webhooks headers made for this attempt (`webhook-id` = handoff_id, a fresh timestamp, same body).
+ * Never throws: the outbox decides what to do with the outcome. Each attempt is a trace of its own
+ * (an attempt may run hours after the chat, or in another process), its CLIENT span linked to the
+ * chat's span (from `traceHeaders`) and carrying `chat_adapter.handoff_id`; a refusal that
+ * dead-letters the handoff is a `handoff dead-lettered` event on it (ids and reason only).
  */
 export async function deliverHandoff(
   target: HttpParty,
@@ -44,9 +46,10 @@ export async function deliverHandoff(
   traceHeaders: Readonly<Record<string, string>> = {},
   signing: DeliverySigning = {},
 ): Promise<DeliveryOutcome> {
-  const parent = propagation.extract(ROOT_CONTEXT, traceHeaders);
-  const call = { party: target.party, method: 'POST', baseUrl: target.baseUrl, path: '/handoff' };
-  return context.with(parent, () =>
+  const chat = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, traceHeaders));
+  const links: Link[] = chat !== undefined && isSpanContextValid(chat) ? [{ context: chat }] : [];
+  const call = { party: target.party, method: 'POST', baseUrl: target.baseUrl, path: '/handoff', attributes: { [ATTR_HANDOFF_ID]: handoff.handoff_id }, links };
+  return context.with(ROOT_CONTEXT, () =>
     clientSpan(target.telemetry, call, async (span): Promise<DeliveryOutcome> => {
       const done = attemptTimer(target.telemetry, target.party);
       const failed = (reason: string): string => {
@@ -80,7 +83,9 @@ export async function deliverHandoff(
           return { result: 'delivered' };
         }
         const reason = failed(`status_${status}`);
-        return { result: isRetryableStatus(status) ? 'retryable' : 'permanent', reason };
+        if (isRetryableStatus(status)) return { result: 'retryable', reason };
+        span.addEvent('handoff dead-lettered', { reason, [ATTR_HANDOFF_ID]: handoff.handoff_id });
+        return { result: 'permanent', reason };
       } catch (err) {
         // Unreachable, or timed out before an answer: the receiver may not have it yet.
         return { result: 'retryable', reason: failed(failureReason(err, status, is2xx)) };

@@ -38,6 +38,9 @@ export interface JsonCall<S extends TSchema> {
   readonly deadlineAt?: number | undefined;
   /** The largest answer read (docs/api.md#limits); a larger one is out of contract. 1 MiB by default. */
   readonly maxBytes?: number;
+  /** The CLIENT span's name and extra attributes, when the call is more than HTTP (a GenAI call). */
+  readonly spanName?: string;
+  readonly attributes?: Attributes;
 }
 
 const OK_200: readonly number[] = [200];
@@ -52,6 +55,8 @@ interface CallShape {
   readonly isOk: (status: number) => boolean;
   /** Extra attributes of the CLIENT span. */
   readonly attributes?: Attributes;
+  /** The CLIENT span's name when not `{method} {url.template}` (the engine's GenAI span: `chat`). */
+  readonly spanName?: string;
 }
 
 /** A call that reads its answer as it arrives (a streamed engine answer). */
@@ -112,7 +117,14 @@ async function slottedCall<T>(target: HttpParty, call: CallShape, send: (attempt
   const limit = callLimit(target.party, target.timeoutMs, call.deadlineAt);
   const body = serialize(target.party, call.body);
   const address = partyAddress(target.baseUrl);
-  const spanCall = { party: target.party, method: call.method, baseUrl: target.baseUrl, path: call.path, ...(call.attributes !== undefined && { attributes: call.attributes }) };
+  const spanCall = {
+    party: target.party,
+    method: call.method,
+    baseUrl: target.baseUrl,
+    path: call.path,
+    ...(call.attributes !== undefined && { attributes: call.attributes }),
+    ...(call.spanName !== undefined && { spanName: call.spanName }),
+  };
   return clientSpan(target.telemetry, spanCall, async (span) => {
     const done = attemptTimer(target.telemetry, target.party);
     const timer = startCallTimer(limit);
@@ -183,6 +195,8 @@ export async function callJson<S extends TSchema>(target: HttpParty, call: JsonC
     deadlineAt: call.deadlineAt,
     isOk: (status) => okStatuses.includes(status),
     maxBytes: call.maxBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+    ...(call.spanName !== undefined && { spanName: call.spanName }),
+    ...(call.attributes !== undefined && { attributes: call.attributes }),
     read: (answer) => checkedJson(target.party, answer.text, answer.statusCode, call.reply),
   });
 }

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FairSharesConfig } from './fair-shares-config.ts';
 import type { RedisTarget } from './redis-target.ts';
 import type { CorsOrigins } from './cors-origins.ts';
+import type { ResourceConfig } from './resource-config.ts';
 import type { TracesSamplerConfig } from './sampler-config.ts';
 
 export const ENVIRONMENTS = ['local', 'qa', 'staging', 'prod'] as const;
@@ -58,6 +59,8 @@ export interface Config {
   readonly disableTracing: boolean;
   /** OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (src/config/sampler-config.ts). */
   readonly tracesSampler: TracesSamplerConfig;
+  /** OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES and the process's service.instance.id (src/config/resource-config.ts). */
+  readonly resource: ResourceConfig;
   readonly recordMessageText: boolean;
   readonly otlpEndpoint: string | undefined;
   /**

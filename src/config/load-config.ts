@@ -9,6 +9,7 @@ import { readRedisTarget } from './redis-target.ts';
 import { parseWebhookSecrets } from './webhook-secrets.ts';
 import { parseCorsOrigins } from './cors-origins.ts';
 import { checkKeyKinds, parsePublishableKeys } from './publishable-keys.ts';
+import { readResourceConfig } from './resource-config.ts';
 import { readTracesSampler } from './sampler-config.ts';
 import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
 import {
@@ -175,6 +176,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     graphqlApiKey: secret('GRAPHQL_API_KEY'),
     disableTracing: check(() => envBoolean(env, 'DISABLE_TRACING', false)),
     tracesSampler: check(() => readTracesSampler(env)),
+    resource: check(() => readResourceConfig(env)),
     recordMessageText: check(() => envBoolean(env, 'TRACE_MESSAGE_TEXT', false)),
     otlpEndpoint: optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT'),
     redis: check(() => readRedisTarget(env)),

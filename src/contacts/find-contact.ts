@@ -9,9 +9,11 @@
  * and libphonenumber's full metadata (about 17 MiB) take 0.2 to 2 s to load, and most chats never
  * ask for contact details, so an idle process does not hold them. The first contact chat waits for
  * the load; `warmUpContacts()` starts it ahead (for a process that prefers that to the memory).
+ * The text is read NFC and without zero-width and bidi control characters (clean-text.ts).
  */
 import type { CountryCode } from 'libphonenumber-js';
-import { findEmails } from './email.ts';
+import { cleanText } from './clean-text.ts';
+import { findEmails, isRoleAddress, type EmailMatch } from './email.ts';
 import { choosePreferred } from './preference.ts';
 import { normaliseSpoken } from './spoken.ts';
 import type { PhoneMatch } from './phone.ts';
@@ -46,10 +48,19 @@ export async function warmUpContacts(): Promise<boolean> {
   }
 }
 
+// "my work email is info@mybusiness.com": a role address the writer calls their own is kept.
+const OWN_BEFORE = /(?<![\p{L}])(?:my|mi)(?![\p{L}])[^,.;!?\n]{0,30}$/iu;
+
+/** An office's role address ("leasing@...", "info@...") that the writer does not call their own. */
+const isOfficeAddress = (text: string, found: EmailMatch): boolean =>
+  isRoleAddress(found.email) && !OWN_BEFORE.test(text.slice(Math.max(0, found.start - 40), found.start));
+
 export async function extractContact(text: string, opts: { defaultRegion: CountryCode }): Promise<ExtractedContact> {
   const { findName, findPhoneMatches } = await finders();
-  const readable = normaliseSpoken(text);
+  // Every finder reads the composed text without invisible characters, so none is ever in a result.
+  const clean = cleanText(text);
+  const readable = normaliseSpoken(clean);
   const phone = choosePreferred(readable, findPhoneMatches(readable, opts.defaultRegion))?.phone ?? null;
-  const email = choosePreferred(readable, findEmails(readable))?.email ?? null;
-  return { name: findName(text), phone, email };
+  const email = choosePreferred(readable, findEmails(readable).filter((e) => !isOfficeAddress(readable, e)))?.email ?? null;
+  return { name: findName(clean), phone, email };
 }

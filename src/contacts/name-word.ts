@@ -4,7 +4,7 @@
  */
 import { fold } from './fold.ts';
 import { isKnownName, isOtherKnownWord, isPlaceName } from './name-lexicon.ts';
-import { NOT_A_NAME, NOT_A_NAME_AFTER_INTRO, VIETNAMESE_FAMILY, WORD_NAMES } from './name-words.ts';
+import { DATE_NAMES, NOT_A_NAME, NOT_A_NAME_AFTER_INTRO, PARTICLES, TITLES, VIETNAMESE_FAMILY, WORD_NAMES } from './name-words.ts';
 
 /**
  * How much the words before promise a name. `strong` ("my name is", "me llamo", "Name:"): any
@@ -54,26 +54,55 @@ export function nameLike(word: Word, cue: NameCue, continuing: boolean): boolean
   const capital = isCapitalised(word.text);
   // "I'm Will", "I'm Hope": written as a name, a word that is otherwise a modal or a noun.
   if (WORD_NAMES.has(word.folded)) return capital || cue === 'strong';
+  // "me llamo Julio", "I'm April"; after weaker cues only before a surname (givenNameBeforeSurname).
+  if (DATE_NAMES.has(word.folded)) return cue === 'strong' || (capital && cue === 'weak');
   if (word.folded.length < 2 || blocked(word.folded)) return false;
   if (cue === 'capitalised' && !capital) return false;
   if (isKnown(word)) return true;
   // After a first name, a capitalised word is a surname even when it is also a common word
   // ("Tom Baker", "David Brown", "Carlos Mendoza").
   if (continuing && capital) return true;
-  if (isOtherKnownWord(word.text)) return isPlaceName(word.text) && (capital || cue === 'strong');
+  // "mi nombre es Montserrat": what follows "my name is" with a capital is a name, whatever else it means.
+  if (isOtherKnownWord(word.text)) return (capital && cue === 'strong') || (isPlaceName(word.text) && (capital || cue === 'strong'));
   if (cue === 'strong') return true;
   if (COMMON_WORD_ENDING.test(word.folded) || NOT_A_NAME_AFTER_INTRO.has(word.folded)) return false;
   // A lower-case guess: letters only ("pet-friendly" and "sooo" are not names).
   return capital || (cue === 'weak' && /^\p{L}{3,}$/u.test(word.folded) && !/(\p{L})\1\1/u.test(word.folded));
 }
 
+/**
+ * A capitalised first word that is also a month or some other word ("June Park", "August Reed",
+ * "Paris Williams", "Montserrat Banda"), taken as a given name because a capitalised surname follows.
+ */
+export function givenNameBeforeSurname(word: Word, next: Word | undefined, cue: NameCue): boolean {
+  if (next === undefined || word.dot || !isCapitalised(word.text) || !isCapitalised(next.text)) return false;
+  // "Soy Lucero Ramírez": a given name with the ending of a job or a demonym ("-ero", "-ana"), before a known surname.
+  if (cue !== 'capitalised' && !blocked(word.folded) && COMMON_WORD_ENDING.test(word.folded) && isKnown(next)) return true;
+  if (!DATE_NAMES.has(word.folded) && (blocked(word.folded) || !isOtherKnownWord(word.text))) return false;
+  // Without an introduction, only a month or a place: "Pest Control - ..." and "Front Gate" are not people.
+  if (cue === 'capitalised' && !DATE_NAMES.has(word.folded) && !isPlaceName(word.text)) return false;
+  if (PARTICLES.has(next.folded) || TITLES.has(next.folded) || DATE_NAMES.has(next.folded)) return false;
+  return nameLike(next, cue, true);
+}
+
 /** A lower-case word taken only because an introduction came before it ("soy xiomara"). */
 export const isGuess = (word: Word, cue: NameCue): boolean => cue === 'weak' && !isCapitalised(word.text) && !isKnown(word);
 
-/** "maria" -> "Maria", "o'brien" -> "O'Brien", "MARY-KATE" -> "Mary-Kate"; mixed case kept as written. */
+// "mcallister" -> "McAllister"; "macdonald" -> "MacDonald" only when a known name follows "Mac"
+// ("Macias", "Machado" and "Mackey" keep one capital).
+const MC = /^(Mc|Mac)(\p{Ll})(?=\p{Ll}{2})/u;
+function scottishCapitals(word: string): string {
+  const m = MC.exec(word);
+  if (m === null) return word;
+  const rest = word.slice(m[1]!.length);
+  if (m[1] !== 'Mc' && (rest.length < 4 || !isKnownName(rest))) return word;
+  return `${m[1]!}${m[2]!.toUpperCase()}${rest.slice(1)}`;
+}
+
+/** "maria" -> "Maria", "o'brien" -> "O'Brien", "MARY-KATE" -> "Mary-Kate", "MCBRIDE" -> "McBride"; mixed case kept as written. */
 export function capitalise(word: string, particle: boolean): string {
   const mixed = word !== word.toLowerCase() && word !== word.toUpperCase();
   if (mixed) return word;
   if (particle) return word.toLowerCase();
-  return word.toLowerCase().replace(/(^|['’-])(\p{L})/gu, (_s, sep: string, ch: string) => sep + ch.toUpperCase());
+  return scottishCapitals(word.toLowerCase().replace(/(^|['’-])(\p{L})/gu, (_s, sep: string, ch: string) => sep + ch.toUpperCase()));
 }

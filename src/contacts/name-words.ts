@@ -33,6 +33,9 @@ export const NOT_A_NAME = list(`
   ingles espanol english spanish latino latina americano americana cubano cubana mexicano mexicana
   miami florida texas california york near cerca yo quien alguien
   jaja jajaja jeje jejeje lol haha hahaha xoxo jk xd besos abrazos
+  queja quejas ruido porton principal fuga problema pregunta solicitud reparacion ayuda consulta aviso
+  reporte plagas basura ventana puerta llave elevador alberca calentador estufa urgente emergencia correo
+  sobre desde hasta entre sin hacia segun durante acerca respecto
 `);
 
 /**
@@ -90,6 +93,22 @@ export const VIETNAMESE_FAMILY = list(`
 `);
 export const VIETNAMESE_MIDDLE = list(`van thi`);
 
+/**
+ * Months and a day that are also given names ("April Johnson", "Julio Martínez", "Domingo Pérez"):
+ * a name after "my name is" or "I'm", otherwise only written with a capital before a surname
+ * ("this is June Park"; "it's May already" names no one).
+ */
+export const DATE_NAMES = list(`april may june august abril mayo junio julio domingo`);
+
+/** Links inside Arabic names, written with a capital ("Youssef El Amrani", "Omar Abu Bakr"): kept between name words. */
+export const NAME_LINKS = list(`el al abu ben bin ibn abd abdel abdul ould`);
+
+/** Surname prefixes written with a full stop ("Grace St. Clair", "Ste. Marie"): kept before a name word. */
+export const SURNAME_PREFIXES = list(`st ste`);
+
+/** Articles before a title ("le habla la Sra. Beatriz Salgado", "soy el Sr. Robles"): skipped with it. */
+export const ARTICLES_BEFORE_TITLE = list(`el la the`);
+
 /** Honorifics skipped before a name ("this is Dr. Amanda Ruiz" -> "Amanda Ruiz"). */
 export const TITLES = list(`mr mrs ms miss mx dr prof sr sra srta don dona doctor doctora lic ing`);
 
@@ -124,10 +143,10 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
 ];
 
 /** Closings after which a signature name may follow ("Thanks, Sarah" / "- David Brown"). */
-export const SIGN_OFF = /(?<![\p{L}\p{N}])(?:thanks|thank\s+you|thx|regards|best|cheers|gracias|saludos|atentamente|xoxo|besos|abrazos|bendiciones)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil|\s+cordiales)?[\s!.,]*(?:[-–—]\s*)?|(?<!\S)[-–—]{1,2}\s*/giu;
+export const SIGN_OFF = /(?<![\p{L}\p{N}])(?:thanks|thank\s+you|thx|regards|best|cheers|sincerely|respectfully|gracias|saludos|atentamente|atte|att|cordialmente|un\s+saludo|quedo\s+atent[oa]|quedo\s+a\s+la\s+espera|xoxo|besos|abrazos|bendiciones)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil|\s+cordiales)?[\s!.,:]*(?:[-–—]\s*)?|(?<!\S)[-–—]{1,2}\s*/giu;
 
 /** After a name: it names a qualification, not a person ("I'm Section 8 approved", "soy HUD aprobada"). */
-export const QUALIFICATION_AFTER = /^\s*(?:\d+\s*)?(?:pre-?)?(?:approved|aprobad[oa]|certified|certificad[oa]|qualified|eligible|verified)\b/iu;
+export const QUALIFICATION_AFTER = /^\s*(?:\d+\s*)?(?:pre-?)?(?:approved|aprobad[oa]|certified|certificad[oa]|qualified|eligible|verified|bound|based)\b/iu;
 
 /**
  * Places a visitor says they are from ("soy Carmen de Monterrey"): after a lone "de" they end the
@@ -145,8 +164,11 @@ export const PLACES_AFTER_DE = list(`
 /** Words before a name that address somebody else ("Hi Sarah", "speak with Maria"). */
 export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que)[\s,]*)$/iu;
 
+/** A place named after "soy de", "vivo en", "from" ("soy de Dolores Hidalgo"): an entity there is a town. */
+export const PLACE_FROM_BEFORE = /(?:\b(?:soy|somos|vengo|venimos|vivo|vivimos|estoy|estamos)\s+(?:de|en)|\b(?:from|in)|\b(?:I['’]?m|we['’]?re)\s+(?:from|in))$/iu;
+
 /** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"); tested on trimmed text. */
-export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente),?$/iu;
+export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente),?$|\b(?:the|el|la)\s+(?:(?:old|previous|former|last)\s+)?(?:tenant|resident|owner|inquilin[oa]|residente|due[nñ][oa]|propietari[oa])(?:\s+anterior)?,?$/iu;
 
 /** Staff named with their job right after ("Michelle Davis from leasing", "José Martínez de mantenimiento"). */
 export const STAFF_AFTER = /^\s*(?:,\s*)?(?:from|at|in|of|de|del)\s+(?:the\s+|la\s+|el\s+)?(?:leasing|maintenance|office|front\s+desk|management|oficina|mantenimiento|administraci[oó]n|gerencia)\b|^\s*(?:,\s*)?(?:the|la|el)\s+(?:manager|gerente|administrador[a]?|encargad[oa])\b/iu;

@@ -1,24 +1,19 @@
 /**
- * A person's own name in a chat message. Self-introductions are read first ("my name is", "this is",
- * "I'm", "me llamo", "soy", ...), then "<Name> here", then signatures ("Thanks, Sarah" / "- David
- * Brown"); only then are compromise's named entities used, and only full names (two or more words)
+ * A person's own name in a chat message. A form's first and last name fields are read first, then
+ * self-introductions ("my name is", "this is", "I'm", "me llamo", "soy", ...), lines that open with a
+ * name (name-forms.ts), "<Name> here", signatures ("Thanks, Sarah" / "- David Brown") and a name
+ * beside a unit in parentheses; only then are compromise's named entities used, and only full names (two or more words)
  * that are not addressed to somebody else ("Hi Sarah", "speak with Maria Lopez").
  */
 import nlp from 'compromise';
-import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, QUALIFICATION_AFTER, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
+import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, PLACE_FROM_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
 import { fold } from './fold.ts';
-import { readNameAt, type NameFound } from './name-parse.ts';
-import { isStreetOrPlace } from './name-places.ts';
+import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts';
+import { personAt } from './name-person.ts';
+import { isShouted, unshout } from './name-case.ts';
+import { isKnownName } from './name-lexicon.ts';
 
 interface Candidate { at: number; name: string }
-
-/** A person's name read at `start`, or null when there is none or it names a street or a place. */
-function personAt(text: string, start: number, cue: Parameters<typeof readNameAt>[2]): NameFound | null {
-  const name = readNameAt(text, start, cue);
-  const introduced = cue !== 'capitalised';
-  if (name === null || isStreetOrPlace(text, start, name.end, introduced)) return null;
-  return QUALIFICATION_AFTER.test(text.slice(name.end, name.end + 40)) ? null : name;
-}
 
 function fromIntroductions(text: string): Candidate[] {
   const found: Candidate[] = [];
@@ -34,13 +29,23 @@ function fromIntroductions(text: string): Candidate[] {
 // "Jennifer here" / "Priya Patel here" / "Tomás Banderas aquí": up to three capitalised words opening
 // a clause. The greeting is tried first, so that "Hey Nick here" reads "Nick", not "Hey Nick" (after
 // "Hey," or "Hi!" the name opens a clause anyway).
-const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
+// Lower-case particles may stand between the words ("Khalil bin Faisal aquí", "Rosa de la Vega here").
+const NAME_HERE = /(?:\b(?:[Hh]i|[Hh]ello|[Hh]ey|[Hh]ola)\s+|^|[.!?,;:]\s*)((?:\p{Lu}[\p{L}\p{M}'’-]*\s+(?:(?:de|del|la|las|los|van|von|der|bin|ibn|al|da|di|du)\s+){0,2}){1,3})(?:here|aqu[ií])(?![\p{L}])/gu;
+
+const FIRST_WORD = /[\p{L}\p{M}'’-]+/uy;
+const startsWithKnownName = (text: string, start: number): boolean => {
+  FIRST_WORD.lastIndex = start;
+  const word = FIRST_WORD.exec(text)?.[0];
+  return word !== undefined && isKnownName(word);
+};
 
 function fromNameHere(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(NAME_HERE)) {
     const start = m.index + m[0].length - m[1]!.length - 4;
-    const name = personAt(text, start, 'capitalised');
+    // A surname that is also a place word ("Linda Park here") stays a name after a known first
+    // name; "Riverside Park here" is the property.
+    const name = personAt(text, start, 'capitalised', startsWithKnownName(text, start));
     if (name !== null) found.push({ at: start, name: name.name });
   }
   return found;
@@ -62,14 +67,6 @@ function isSignatureEnd(after: string): boolean {
 
 // The words of an entity, punctuation left out: "(Maria Lopez)," -> "Maria", "Lopez".
 const ENTITY_WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
-
-// A form-like line: the name first, then a phone or an address ("Keisha Brown, 404 718 2296, ...").
-const DETAIL_NEXT = /^\s*(?:[,|;:–—-]\s*)?(?:\+?\(?\d|[\w.+-]+@)/u;
-
-function fromFormLine(text: string): string | null {
-  const name = personAt(text, 0, 'capitalised'); // leading white space is skipped by the reading
-  return name !== null && name.name.includes(' ') && DETAIL_NEXT.test(text.slice(name.end)) ? name.name : null;
-}
 
 function fromSignOffs(text: string): Candidate[] {
   const found: Candidate[] = [];
@@ -96,7 +93,7 @@ function fromEntities(text: string): Candidate[] {
     const words = Array.from(person.text.matchAll(ENTITY_WORD), ([word]) => fold(word));
     if (words.length < 2 || words.some((word) => NOT_A_NAME.has(word))) continue;
     const before = text.slice(Math.max(0, at - 40), Math.max(0, at)).trimEnd();
-    if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) continue;
+    if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before) || PLACE_FROM_BEFORE.test(before)) continue;
     const name = personAt(text, at, 'capitalised');
     if (name !== null && STAFF_AFTER.test(text.slice(name.end, name.end + 40))) continue;
     if (name !== null && name.name.includes(' ')) found.push({ at, name: name.name });
@@ -108,6 +105,9 @@ const first = (candidates: Candidate[]): string | null =>
   candidates.sort((a, b) => a.at - b.at)[0]?.name ?? null;
 
 /** The writer's own name, capitalised, or null when the message does not give one. */
-export function findName(text: string): string | null {
-  return first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromEntities(text));
+export function findName(written: string): string | null {
+  const shouted = isShouted(written);
+  const text = shouted ? unshout(written) : written;
+  return fromFormFields(text) ?? first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ??
+    fromParenthesised(text) ?? (shouted ? null : first(fromEntities(text))); // entities need the case the writer chose
 }

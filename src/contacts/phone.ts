@@ -28,6 +28,11 @@ function maskEmails(text: string): string {
   return masked;
 }
 
+// "unit 210) 602 448 1190", "building 2, 773 448 2219": libphonenumber reads a short number, the
+// punctuation after it and the phone as one candidate, rejects it and never tries the phone alone.
+// A "|" in place of that punctuation (same length, so offsets hold) ends the candidate there.
+const SHORT_NUMBER_THEN_PHONE = /(?<![\d.,])(\d{1,6})[,;)\]](?=[ \t]{1,3}\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}(?![\d-]))/g;
+
 function parseOrNull(digits: string, country?: CountryCode): PhoneNumber | null {
   try {
     return parsePhoneNumber(digits, country);
@@ -75,7 +80,8 @@ export function findPhoneMatches(text: string, defaultRegion: CountryCode, limit
     ? { defaultCountry: defaultRegion, maxTries: MAX_REJECTED_CANDIDATES, leniency: 'POSSIBLE' }
     : { maxTries: MAX_REJECTED_CANDIDATES, leniency: 'POSSIBLE' };
   let candidates = 0;
-  for (const match of searchPhoneNumbersInText(masked, options as { defaultCountry?: CountryCode })) {
+  const separated = masked.replace(SHORT_NUMBER_THEN_PHONE, '$1|');
+  for (const match of searchPhoneNumbersInText(separated, options as { defaultCountry?: CountryCode })) {
     const phone = phoneAt(masked, match.startsAt, match.endsAt, match.number);
     if (phone !== null) found.push({ phone, start: match.startsAt, end: match.endsAt });
     if (found.length >= limit || ++candidates >= MAX_CANDIDATES) break;

@@ -8,7 +8,8 @@
  */
 import { fold } from './fold.ts';
 import {
-  LINE_KINDS, NOT_FOR_USE_AFTER, OFFICE_WORDS, OLD_WORDS, OTHER_OWNER_WORDS, PREFERRED_WORDS, PROPERTY_OFFICE_BEFORE, SECOND_CHOICE_WORDS, SELF_WORDS,
+  CALL_ME_WORDS, LINE_KINDS, LINE_WORDS, TOPIC_OWNER_WORDS, NOT_FOR_USE_AFTER, OFFICE_WORDS, OLD_WORDS, OTHER_OWNER_WORDS, PREFERRED_WORDS, PROPERTY_OFFICE_BEFORE, SECOND_CHOICE_WORDS, SELF_WORDS,
+  THIRD_PERSON_OWNER,
 } from './preference-words.ts';
 
 export interface Found { readonly start: number; readonly end: number }
@@ -20,10 +21,11 @@ const WINDOW_CHARS = 80;
 
 const wordsOf = (text: string): string[] => Array.from(text.matchAll(/[\p{L}\p{M}'’]+/gu), ([w]) => fold(w).replace(/['’]s$/, ''));
 
-// The last clause boundary of a stretch: a comma, a full stop before a space, ";", "!", "?", a line end, "(".
+// The last clause boundary of a stretch: a comma, a full stop before a space (not a title's: "for
+// Mr. Ortiz at ..." is one clause), ";", "!", "?", a line end, "(".
 const lastBoundary = (text: string): number => {
   let at = -1;
-  for (const m of text.matchAll(/[,;!?\n(]|\.(?=\s|$)|\s[-–—]\s|\b(?:but|pero)\b/gu)) at = m.index + m[0].length;
+  for (const m of text.matchAll(/[,;!?\n(]|(?<!(?<![\p{L}])(?:[Mm]rs?|[Mm]s|[Dd]r|[Ss]ra?|[Ss]rta|[Ll]ic|[Ii]ng|[Pp]rof))\.(?=\s|$)|\s[-–—]\s|\b(?:but|pero)\b/gu)) at = m.index + m[0].length;
   return at;
 };
 const firstSentenceEnd = (text: string): number => {
@@ -31,22 +33,40 @@ const firstSentenceEnd = (text: string): number => {
   return m === null ? text.length : m.index;
 };
 
+/** How far from a department a line word makes it the number's owner ("the number on the website"). */
+const OWNER_REACH_WORDS = 3;
+
+/** The word at `i` says the detail is someone else's (a department only when it names a line). */
+function isOwner(words: string[], i: number): boolean {
+  const w = words[i]!;
+  if (!TOPIC_OWNER_WORDS.has(w)) return OTHER_OWNER_WORDS.has(w);
+  for (let j = Math.max(0, i - OWNER_REACH_WORDS); j <= Math.min(words.length - 1, i + OWNER_REACH_WORDS); j++) if (LINE_WORDS.has(words[j]!)) return true;
+  return false;
+}
+
 /** The words of the clause before a detail decide its standing; `null` when they say nothing. */
 function standingBefore(words: string[]): Standing | null {
   if (words.some((w) => PREFERRED_WORDS.has(w))) return 'preferred';
   for (let i = words.length - 1; i >= 0; i--) {
     const w = words[i]!;
-    if (SELF_WORDS.has(w)) return null;
+    if (SELF_WORDS.has(w) || CALL_ME_WORDS.has(w)) return null;
     if (OLD_WORDS.has(w)) return 'other';
     if (OFFICE_WORDS.has(w)) return PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? '') ? 'other' : 'second';
-    if (OTHER_OWNER_WORDS.has(w)) return 'other';
+    if (isOwner(words, i)) return 'other';
     if (SECOND_CHOICE_WORDS.has(w)) return 'second';
   }
   return null;
 }
 
 const someoneElses = (words: string[], i: number): boolean =>
-  OTHER_OWNER_WORDS.has(words[i]!) || (OFFICE_WORDS.has(words[i]!) && PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? ''));
+  isOwner(words, i) || (OFFICE_WORDS.has(words[i]!) && PROPERTY_OFFICE_BEFORE.has(words[i - 1] ?? ''));
+
+/** "su número" in a sentence that named a relative or a neighbour earlier: theirs, not the writer's. */
+function someoneNamedBefore(text: string, start: number, clause: string[]): Standing | null {
+  if (!clause.some((w) => THIRD_PERSON_OWNER.has(w)) || clause.some((w) => SELF_WORDS.has(w))) return null;
+  const earlier = wordsOf(text.slice(Math.max(0, start - WINDOW_CHARS), start));
+  return earlier.some((w) => OTHER_OWNER_WORDS.has(w)) ? 'other' : null;
+}
 
 function standingAfter(words: string[]): Standing | null {
   if (words.some((w, i) => NOT_FOR_USE_AFTER.has(w) || someoneElses(words, i))) return 'other';
@@ -76,8 +96,8 @@ export function choosePreferred<T extends Found>(text: string, found: readonly T
   // (with one detail found, preferring it changes nothing).
   const namedKind = wordsOf(tailClause).find((w) => LINE_KINDS.has(w));
 
-  const standings = found.map((_, i): Standing => {
-    const own = standingBefore(before[i]!);
+  const standings = found.map((detail, i): Standing => {
+    const own = standingBefore(before[i]!) ?? someoneNamedBefore(text, detail.start, before[i]!);
     const later = standingAfter(after[i]!);
     if (own === 'other' || later === 'other') return 'other';
     if (namedKind !== undefined && before[i]!.includes(namedKind)) return 'preferred';

@@ -131,10 +131,11 @@ function rewriteSpoken(text: string): string {
   return out + text.slice(at);
 }
 
-// Mexico's mobile "1" after +52 ("+52 1 33 1845 2290"): dropped from numbering since 2019.
-const MEXICAN_MOBILE_ONE = /\+\s?52[\s.-]?1[\s.-]?(?=\d{2}[\s.-]?\d{4}[\s.-]?\d{4}(?!\d))/g;
+// Mexico's mobile "1" after +52 ("+52 1 33 1845 2290", "+52 1 664 338 2290"): dropped from
+// numbering since 2019. Ten digits follow, in groups of any size (two- and three-digit area codes).
+const MEXICAN_MOBILE_ONE = /\+\s?52[\s.-]?1[\s.-]?(?=\d(?:[\s.-]?\d){9}(?![\s.-]?\d))/g;
 // The old Mexican mobile prefixes "044" / "045" before a ten-digit number.
-const MEXICAN_MOBILE_PREFIX = /(?<![\d+]|\d[\s.-])04[45][\s.-]?(?=\d{2}[\s.-]?\d{4}[\s.-]?\d{4}(?!\d))/g;
+const MEXICAN_MOBILE_PREFIX = /(?<![\d+]|\d[\s.-])04[45][\s.-]?(?=\d(?:[\s.-]?\d){9}(?![\s.-]?\d))/g;
 // "00" + country code: the international prefix of Europe and Latin America ("0034 612 448 921").
 // Not a digit group inside a number ("020 7946 0018"): nothing number-like before, 8+ digits after.
 const DIAL_OUT = /(?<![\d.,+]|\d[\s.-])00(\d{1,3})(?=(?:[\s.-]?\d){8})/g;

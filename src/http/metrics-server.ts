@@ -1,11 +1,13 @@
 /**
  * METRICS_PORT (docs/operations.md#metrics): `GET /metrics` on a port of its own, for Prometheus on
  * the cluster network, so the service's public port need not answer it. A plain node:http server:
- * nothing but the scrape, 404 for anything else, no keep-alive state worth a framework.
+ * nothing but the scrape (Prometheus text, or OpenMetrics when the scraper asks for it), 404 for
+ * anything else.
  */
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import type { Metrics } from '../telemetry/metrics.ts';
+import { OPENMETRICS_CONTENT_TYPE, wantsOpenMetrics } from '../telemetry/open-metrics.ts';
 
 export interface MetricsServer {
   readonly port: number;
@@ -21,8 +23,10 @@ export async function serveMetrics(metrics: Metrics, host: string, port: number)
       res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end('{"detail":"Not Found"}');
       return;
     }
-    metrics.scrape().then(
-      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+    // The same negotiation as the service port's route: OpenMetrics (with exemplars) when asked for.
+    const open = wantsOpenMetrics(req.headers.accept);
+    (open ? metrics.scrapeOpenMetrics() : metrics.scrape()).then(
+      (text) => res.writeHead(200, { 'content-type': open ? OPENMETRICS_CONTENT_TYPE : metrics.registry.contentType }).end(text),
       () => res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end('{"detail":"Internal server error"}'),
     );
   });

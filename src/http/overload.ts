@@ -29,6 +29,8 @@ export interface OverloadOptions {
   readonly routePrefix: string;
   /** OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (docs/api.md#overload-and-input-depth: 1000); unset or 0 = off (tests on a loaded machine, where any loop may lag). */
   readonly maxEventLoopDelayMs?: number | undefined;
+  /** Each chat refused (chat_adapter_shed_total); the refusal's warn line is src/http/refusal-log.ts's. */
+  readonly onShed?: ((reason: 'event_loop_delay') => void) | undefined;
 }
 
 const overloadPlugin: FastifyPluginAsync<OverloadOptions> = async (app, options) => {
@@ -60,6 +62,7 @@ const overloadPlugin: FastifyPluginAsync<OverloadOptions> = async (app, options)
   // under-pressure sends what the handler returns; undefined lets the request through.
   const refuseChats = (request: FastifyRequest, reply: FastifyReply): { detail: string } | undefined => {
     if (!armed || !isChat(request)) return undefined;
+    options.onShed?.('event_loop_delay');
     void reply.code(503).header('retry-after', OVERLOAD_RETRY_AFTER_S);
     return { detail: 'Service overloaded' };
   };

@@ -15,6 +15,7 @@ import type { Deps } from '../pipeline/ports.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
+import { OPENMETRICS_CONTENT_TYPE, wantsOpenMetrics } from '../telemetry/open-metrics.ts';
 import { untracedRequestId } from '../telemetry/server-span.ts';
 import { stepSpans } from '../telemetry/step-span.ts';
 import { takeLatency } from './request-latency.ts';
@@ -22,6 +23,7 @@ import type { SessionTurns } from '../turns/create-session-turns.ts';
 import { turnSessionCache } from '../turns/turn-session-cache.ts';
 import { createChatTurns } from '../turns/chat-turns.ts';
 import { chatAdmission } from './chat-admission.ts';
+import { spanScoped } from './span-scoped-hooks.ts';
 import { wantsEventStream } from './stream-accept.ts';
 import { streamedChat } from './stream-chat.ts';
 import { replayAsStream } from './stream-replay.ts';
@@ -78,11 +80,17 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     tracer,
     streamReplay: replayAsStream,
   });
-  const chatHooks = { preHandler: admission.preHandler, onSend: admission.onSend, onResponse: admission.onResponse };
+  // With the request's span active, so that their shared-state warnings carry the chat's trace id.
+  const chatHooks = {
+    preHandler: spanScoped(admission.preHandler),
+    onSend: spanScoped(admission.onSend),
+    onResponse: spanScoped(admission.onResponse),
+  };
 
   /** The JSON answer of a finished pipeline: latency taken now, the reply source on the span and in the cache metric. */
   const answerOf = (request: FastifyRequest, ctx: ChatContext): ChatResponse => {
     if (ctx.replySource !== undefined) request.span.setAttribute('chat_adapter.reply_source', ctx.replySource);
+    request.cacheHit = ctx.replySource === 'cache';
     // A session with nothing cached is a miss too; backend failures are counted as `error` by the cache itself.
     metrics?.countCacheLookup(ctx.replySource === 'cache' ? 'hit' : 'miss');
     if (ctx.response === undefined) throw new Error('pipeline finished without a response');
@@ -108,7 +116,12 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       untraced.get('/heartbeat', { schema: { response: { 200: HeartbeatSchema } } }, async () => ({ success: 1 }));
       if (metrics) {
         // Text exposition, not JSON: no response schema serializes it.
-        untraced.get('/metrics', async (_request, reply) => {
+        untraced.get('/metrics', async (request, reply) => {
+          // OpenMetrics when the scraper asks for it (Prometheus does): the latency buckets then carry exemplars.
+          if (wantsOpenMetrics(request.headers.accept)) {
+            void reply.header('content-type', OPENMETRICS_CONTENT_TYPE);
+            return metrics.scrapeOpenMetrics();
+          }
           void reply.header('content-type', metrics.registry.contentType);
           return metrics.scrape();
         });

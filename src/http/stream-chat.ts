@@ -21,6 +21,7 @@ import { describeError, stackFrames } from '../telemetry/safe-error.ts';
 import { recordError } from '../telemetry/span.ts';
 import { errorReply } from './error-replies.ts';
 import { takeTurn } from './chat-admission.ts';
+import { markClientGone, markFailed, markStreamed } from './request-outcome.ts';
 import { UiMessageStreamWriter } from './stream-writer.ts';
 
 /** The step after which the request is known to be valid: the stream opens there. */
@@ -43,6 +44,8 @@ export interface StreamedChatSettings {
 /** The `detail` a JSON caller would get, as the error part's text. */
 function errorTextOf(err: unknown, request: FastifyRequest): string {
   const mapped = errorReply(err, request.traceId);
+  // The stream's status is 200 already; the metric, span and log line record the failure's own.
+  markFailed(request, mapped.status);
   const log = { status: mapped.status, ...(mapped.party !== undefined && { party: mapped.party }), ...describeError(err), streamed: true };
   if (mapped.defect) request.log.error({ ...log, stack: stackFrames(err) }, mapped.logMessage);
   else request.log.warn(log, mapped.logMessage);
@@ -67,6 +70,7 @@ export function streamedChat(settings: StreamedChatSettings) {
     metrics?.countStream(outcome === 'failed' || !stream.clientGone ? outcome : 'client_gone');
     if (stream.firstTextAt !== undefined) metrics?.observeFirstText((stream.firstTextAt - request.startedAt) / 1000);
     request.span.setAttribute('chat_adapter.stream_outcome', stream.clientGone ? 'client_gone' : outcome);
+    if (stream.clientGone) markClientGone(request);
     if (stream.clientGone) endWithoutCaller(reply);
   }
 
@@ -83,6 +87,7 @@ export function streamedChat(settings: StreamedChatSettings) {
     const open = (): UiMessageStreamWriter => {
       // From here on the route writes the answer itself: Fastify's onSend hooks never run for it.
       void reply.hijack();
+      markStreamed(request);
       const opened = new UiMessageStreamWriter(reply.raw, reply.getHeaders());
       opened.start(`${ctx.requestId ?? ''}:answer`);
       for (const t of request.timings) opened.step(t.name, roundMs(t.ms));

@@ -1,6 +1,6 @@
 /*
  * Span attribute names, as the OpenTelemetry semantic conventions (1.45) name them. Incubating
- * ones (peer.service, url.template, gen_ai.*, graphql.*) are copied here as the conventions package
+ * ones (server.service.name, url.template, gen_ai.*, graphql.*) are copied here as the conventions package
  * advises, because they may change between minor versions. The stable ones are copied too (stable
  * names never change): importing them would load the package's ES module build next to the
  * CommonJS build the OpenTelemetry SDK loads, a second copy of its attribute tables (about 1 MiB
@@ -17,8 +17,13 @@ export const ATTR_SERVICE_VERSION = 'service.version';
 export const ATTR_URL_FULL = 'url.full';
 export const ATTR_URL_PATH = 'url.path';
 export const ATTR_URL_SCHEME = 'url.scheme';
+export const ATTR_CLIENT_ADDRESS = 'client.address';
+export const ATTR_USER_AGENT_ORIGINAL = 'user_agent.original';
+export const ATTR_NETWORK_PROTOCOL_VERSION = 'network.protocol.version';
+export const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
 
-export const ATTR_PEER_SERVICE = 'peer.service';
+/** The party a CLIENT span calls (engine, graphql, ...): `peer.service` is deprecated in 1.45 for it. */
+export const ATTR_SERVER_SERVICE_NAME = 'server.service.name';
 export const ATTR_URL_TEMPLATE = 'url.template';
 export const ATTR_DEPLOYMENT_ENVIRONMENT_NAME = 'deployment.environment.name';
 export const ATTR_GRAPHQL_OPERATION_TYPE = 'graphql.operation.type';
@@ -40,5 +45,7 @@ export const ATTR_RETRIEVAL_TYPE = 'chat_adapter.retrieval_type';
 export const ATTR_REPLY_SOURCE = 'chat_adapter.reply_source';
 /** The CALLER_API_KEYS entry's name a chat authenticated as (never the key). */
 export const ATTR_CALLER = 'chat_adapter.caller';
+/** The handoff a delivery attempt carries (a UUID: no personal data). */
+export const ATTR_HANDOFF_ID = 'chat_adapter.handoff_id';
 /** Tries a GraphQL mutation took (its span covers all of them, retries and backoff included). */
 export const ATTR_ATTEMPTS = 'chat_adapter.attempts';

@@ -10,7 +10,16 @@ import type { Registry } from 'prom-client';
  */
 
 export interface HistogramChild {
-  observe(value: number): void;
+  /** `traceId`: the observation's trace, kept as its bucket's exemplar (shown in OpenMetrics scrapes). */
+  observe(value: number, traceId?: string): void;
+}
+
+/** The latest observation of a bucket that named its trace. */
+interface Exemplar {
+  readonly traceId: string;
+  readonly value: number;
+  /** Unix seconds. */
+  readonly at: number;
 }
 
 interface Series {
@@ -19,6 +28,8 @@ interface Series {
   readonly counts: Float64Array;
   sum: number;
   count: number;
+  /** Per bucket, like `counts`; made on the first observation with a trace id. */
+  exemplars: (Exemplar | undefined)[] | undefined;
 }
 
 interface ValuePair {
@@ -26,6 +37,7 @@ interface ValuePair {
   sharedLabels: Readonly<Record<string, string>>;
   value: number;
   metricName: string;
+  exemplar?: { labelSet: Record<string, string>; value: number; timestamp: number };
 }
 
 interface JsonValue {
@@ -71,34 +83,45 @@ export class BoundHistogram {
     let series = this.#series.get(key);
     if (series === undefined) {
       const labels = Object.fromEntries(this.#labelNames.flatMap((name, i) => (values[i] === undefined ? [] : [[name, values[i]!]])));
-      series = { labels, counts: new Float64Array(this.#buckets.length + 1), sum: 0, count: 0 };
+      series = { labels, counts: new Float64Array(this.#buckets.length + 1), sum: 0, count: 0, exemplars: undefined };
       this.#series.set(key, series);
     }
     const bound = series;
     const buckets = this.#buckets;
     return {
-      observe(value) {
+      observe(value, traceId) {
         if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
         let i = 0;
         while (i < buckets.length && value > buckets[i]!) i++;
         bound.counts[i]! += 1;
         bound.sum += value;
         bound.count += 1;
+        if (traceId !== undefined) (bound.exemplars ??= new Array<Exemplar | undefined>(buckets.length + 1))[i] = { traceId, value, at: Date.now() / 1000 };
       },
     };
   }
 
-  /** What prom-client's Registry writes: bucket lines (cumulative, `le` first), then sum and count. */
-  async getForPromString(): Promise<{ name: string; help: string; type: string; values: ValuePair[]; aggregator: string }> {
+  /**
+   * What prom-client's Registry writes: bucket lines (cumulative, `le` first), then sum and count.
+   * `withExemplars`: each bucket line carries its latest exemplar (`trace_id`), which a registry
+   * of the OpenMetrics content type writes (src/telemetry/open-metrics.ts).
+   */
+  async getForPromString(withExemplars = false): Promise<{ name: string; help: string; type: string; values: ValuePair[]; aggregator: string }> {
     const values: ValuePair[] = [];
+    const bucketLine = (series: Series, i: number, le: number | string, value: number): ValuePair => {
+      const line: ValuePair = { labels: { le }, sharedLabels: series.labels, value, metricName: `${this.name}_bucket` };
+      const exemplar = withExemplars ? series.exemplars?.[i] : undefined;
+      if (exemplar !== undefined) line.exemplar = { labelSet: { trace_id: exemplar.traceId }, value: exemplar.value, timestamp: exemplar.at };
+      return line;
+    };
     for (const series of this.#series.values()) {
       if (series.count === 0) continue;
       let cumulative = 0;
       for (let i = 0; i < this.#buckets.length; i++) {
         cumulative += series.counts[i]!;
-        values.push({ labels: { le: this.#buckets[i]! }, sharedLabels: series.labels, value: cumulative, metricName: `${this.name}_bucket` });
+        values.push(bucketLine(series, i, this.#buckets[i]!, cumulative));
       }
-      values.push({ labels: { le: '+Inf' }, sharedLabels: series.labels, value: series.count, metricName: `${this.name}_bucket` });
+      values.push(bucketLine(series, this.#buckets.length, '+Inf', series.count));
       values.push({ labels: {}, sharedLabels: series.labels, value: series.sum, metricName: `${this.name}_sum` });
       values.push({ labels: {}, sharedLabels: series.labels, value: series.count, metricName: `${this.name}_count` });
     }
@@ -126,6 +149,7 @@ export class BoundHistogram {
       series.counts.fill(0);
       series.sum = 0;
       series.count = 0;
+      series.exemplars = undefined;
     }
   }
 }

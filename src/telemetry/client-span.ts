@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import { SpanKind, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { SpanKind, trace, type Attributes, type Link, type Span, type Tracer } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
-  ATTR_PEER_SERVICE,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
+  ATTR_SERVER_SERVICE_NAME,
   ATTR_URL_FULL,
   ATTR_URL_TEMPLATE,
 } from './attributes.ts';
@@ -59,6 +59,8 @@ export interface ClientCall {
   /** Defaults to `{method} {url.template}` (HTTP semantic conventions). */
   readonly spanName?: string;
   readonly attributes?: Attributes;
+  /** Spans this call is about but not part of (a handoff delivery: the chat that asked for it). */
+  readonly links?: Link[];
 }
 
 /**
@@ -80,10 +82,10 @@ function describeCall(call: ClientCall): NamedSpanOptions {
     [ATTR_URL_TEMPLATE]: template,
     [ATTR_SERVER_ADDRESS]: target.address,
     [ATTR_SERVER_PORT]: target.port,
-    [ATTR_PEER_SERVICE]: call.party,
+    [ATTR_SERVER_SERVICE_NAME]: call.party,
     ...call.attributes,
   };
-  return { name: call.spanName ?? `${call.method} ${template}`, kind: SpanKind.CLIENT, attributes };
+  return { name: call.spanName ?? `${call.method} ${template}`, kind: SpanKind.CLIENT, attributes, ...(call.links !== undefined && { links: call.links }) };
 }
 
 /** Starts timing one HTTP attempt; the returned function reports it to the downstream metrics. */

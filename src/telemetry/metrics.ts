@@ -1,6 +1,8 @@
+import { getHeapStatistics } from 'node:v8';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
 import { droppedLogLines } from './log-destination.ts';
+import { openMetricsText } from './open-metrics.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
@@ -8,10 +10,22 @@ export type CacheLookupResult = 'hit' | 'miss' | 'error';
 export type StreamOutcome = 'completed' | 'client_gone' | 'failed';
 const STREAM_OUTCOMES: readonly StreamOutcome[] = ['completed', 'client_gone', 'failed'];
 
+/** How a chat's answer went out (src/http/request-outcome.ts): a JSON body or an event stream. */
+export type AnswerMode = 'json' | 'stream';
+
+/** Why a chat was refused at once to protect the service (docs/api.md#overload-and-input-depth). */
+export type ShedReason = 'event_loop_delay';
+const SHED_REASONS: readonly ShedReason[] = ['event_loop_delay'];
+
 /** Where the downstream clients report each HTTP attempt (see src/telemetry/client-span.ts). */
 export interface DownstreamMetrics {
   /** `failure` is a bounded reason (`timeout`, `unreachable`, `status_503`, ...), undefined on success. */
   observeDownstream(party: string, seconds: number, failure: string | undefined): void;
+  /**
+   * The engine's answer began (its whole JSON answer, or the first event of a streamed one), or the
+   * call failed first: seconds from the call's start. Optional: a test's fake may leave it out.
+   */
+  observeEngineFirstEvent?(seconds: number): void;
 }
 
 /**
@@ -22,17 +36,25 @@ export interface Metrics extends DownstreamMetrics {
   readonly registry: Registry;
   /** The text exposition for `GET /metrics`. */
   scrape(): Promise<string>;
+  /** The OpenMetrics exposition (`Accept: application/openmetrics-text`): latency buckets carry exemplars. */
+  scrapeOpenMetrics(): Promise<string>;
   /**
    * `route` is the route template (`/chat_adapter`), or `unmatched`: never a raw URL. `caller` is
    * the CALLER_API_KEYS entry's name (a handful of values); the label is absent without one.
+   * `statusCode` is the answer's outcome (src/http/request-outcome.ts): a streamed chat that
+   * failed counts as the status a JSON caller would have got.
    */
-  observeRequest(method: string, route: string, statusCode: number, seconds: number, caller?: string): void;
-  observeStep(step: string, seconds: number, ok: boolean): void;
+  observeRequest(method: string, route: string, statusCode: number, seconds: number, caller?: string, mode?: AnswerMode, traceId?: string): void;
+  /** `traceId` (of a recorded trace): kept as the bucket's exemplar. */
+  observeStep(step: string, seconds: number, ok: boolean, traceId?: string): void;
   /** For the session cache: one call per lookup. */
   countCacheLookup(result: CacheLookupResult): void;
   /** A streamed chat: from the request's arrival to its first reply text on the wire. */
   observeFirstText(seconds: number): void;
   countStream(outcome: StreamOutcome): void;
+  observeEngineFirstEvent(seconds: number): void;
+  /** A chat refused at once (503) to protect the service. */
+  countShed(reason: ShedReason): void;
   /** The in-process session cache: `count` is read at each scrape into `chat_adapter_cache_sessions`. */
   watchCacheSessions(count: () => number): void;
 }
@@ -45,17 +67,28 @@ export interface MetricsOptions {
 // Seconds. Requests and downstream calls: from 5 ms to the 30 s engine timeout.
 const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 // Most steps are pure functions taking microseconds; the slow ones wait on a downstream.
+// Time to first text: a visitor notices 1 to 3 s, so those seconds are resolved finely.
+const FIRST_TEXT_BUCKETS = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 5, 10, 30];
 const STEP_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  // The ceiling nodejs_heap_size_used_bytes is compared with (--max-old-space-size plus the young generation).
+  new Gauge({
+    name: 'chat_adapter_heap_limit_bytes',
+    help: "The V8 heap's ceiling (heap_size_limit): past it the process dies of heap exhaustion.",
+    registers,
+    collect() {
+      this.set(getHeapStatistics().heap_size_limit);
+    },
+  });
 
   const requestDuration = new BoundHistogram({
     name: 'chat_adapter_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by route template, status code and authenticated caller.',
-    labelNames: ['method', 'route', 'status_code', 'caller'],
+    help: 'Time to answer an HTTP request, by route template, outcome status code (a streamed chat that failed counts as its error status, one whose caller left as 499), mode (json, stream) and authenticated caller.',
+    labelNames: ['method', 'route', 'status_code', 'mode', 'caller'],
     buckets: CALL_BUCKETS,
     registers,
   });
@@ -88,7 +121,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const firstText = new Histogram({
     name: 'chat_adapter_time_to_first_text_seconds',
     help: 'Streamed chats: time from the request to the first reply text written to the caller.',
-    buckets: CALL_BUCKETS,
+    buckets: FIRST_TEXT_BUCKETS,
     registers,
   });
   const streams = new Counter({
@@ -98,6 +131,19 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
   for (const outcome of STREAM_OUTCOMES) streams.inc({ outcome }, 0);
+  const engineFirstEvent = new Histogram({
+    name: 'chat_adapter_engine_first_event_seconds',
+    help: "Engine calls: time from the request to the engine's first answer event (the whole answer when it answers JSON, the first event when it streams); a streamed answer's length is not the engine's latency.",
+    buckets: CALL_BUCKETS,
+    registers,
+  });
+  const shed = new Counter({
+    name: 'chat_adapter_shed_total',
+    help: 'Chats refused at once with 503 to protect the service, by reason (event_loop_delay: the event loop lagged past OVERLOAD_MAX_EVENT_LOOP_DELAY_MS).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  for (const reason of SHED_REASONS) shed.inc({ reason }, 0);
   new Counter({
     name: 'chat_adapter_log_lines_dropped_total',
     help: 'Log lines dropped because stdout (a pipe or socket) was not being read and its backlog was full; for the whole process.',
@@ -127,17 +173,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   return {
     registry,
     scrape: () => registry.metrics(),
-    observeRequest(method, route, statusCode, seconds, caller) {
-      const key = `${method} ${statusCode} ${route} ${caller ?? ''}`;
+    scrapeOpenMetrics: () => openMetricsText(registry),
+    observeRequest(method, route, statusCode, seconds, caller, mode = 'json', traceId) {
+      const key = `${method} ${statusCode} ${mode} ${route} ${caller ?? ''}`;
       let child = requestChildren.get(key);
       if (child === undefined) {
-        child = requestDuration.child(method, route, String(statusCode), caller);
+        child = requestDuration.child(method, route, String(statusCode), mode, caller);
         requestChildren.set(key, child);
       }
-      child.observe(seconds);
+      child.observe(seconds, traceId);
     },
-    observeStep(step, seconds, ok) {
-      bound(stepDuration, stepChildren, ok ? 0 : 1, step).observe(seconds);
+    observeStep(step, seconds, ok, traceId) {
+      bound(stepDuration, stepChildren, ok ? 0 : 1, step).observe(seconds, traceId);
     },
     observeDownstream(party, seconds, failure) {
       bound(downstreamDuration, downstreamChildren, failure === undefined ? 0 : 1, party).observe(seconds);
@@ -148,6 +195,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     countStream(outcome) {
       streams.inc({ outcome });
+    },
+    observeEngineFirstEvent(seconds) {
+      engineFirstEvent.observe(seconds);
+    },
+    countShed(reason) {
+      shed.inc({ reason });
     },
     countCacheLookup(result) {
       cacheLookups.inc({ result });

@@ -15,12 +15,15 @@ import {
 } from '@opentelemetry/api';
 import { SamplingDecision, type Sampler } from '@opentelemetry/sdk-trace-node';
 import {
+  ATTR_CLIENT_ADDRESS,
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_HTTP_ROUTE,
+  ATTR_NETWORK_PROTOCOL_VERSION,
   ATTR_URL_PATH,
   ATTR_URL_SCHEME,
+  ATTR_USER_AGENT_ORIGINAL,
 } from './attributes.ts';
 import { pathTemplate } from './client-span.ts';
 import { spanNow, spanTime } from './span-clock.ts';
@@ -34,6 +37,28 @@ export interface IncomingRequest {
   /** The request target as received; only its path is recorded, never the query string. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The connection's peer (a load balancer's address behind one: forwarding headers are not trusted). */
+  readonly clientAddress?: string | undefined;
+  /** `1.1`, `2`. */
+  readonly protocolVersion?: string | undefined;
+}
+
+/** A User-Agent is the caller's text: kept, but bounded. */
+const MAX_USER_AGENT_CHARS = 256;
+
+/** The HTTP server span's attributes (semantic conventions 1.45) that the request itself gives. */
+function requestAttributes(request: IncomingRequest): Attributes {
+  const attributes: Attributes = {
+    [ATTR_HTTP_REQUEST_METHOD]: request.method,
+    [ATTR_URL_PATH]: pathTemplate(request.url),
+    [ATTR_URL_SCHEME]: 'http',
+  };
+  if (request.route !== undefined) attributes[ATTR_HTTP_ROUTE] = request.route;
+  if (request.clientAddress !== undefined) attributes[ATTR_CLIENT_ADDRESS] = request.clientAddress;
+  if (request.protocolVersion !== undefined) attributes[ATTR_NETWORK_PROTOCOL_VERSION] = request.protocolVersion;
+  const agent = request.headers['user-agent'];
+  if (typeof agent === 'string' && agent !== '') attributes[ATTR_USER_AGENT_ORIGINAL] = agent.slice(0, MAX_USER_AGENT_CHARS);
+  return attributes;
 }
 
 /**
@@ -42,12 +67,7 @@ export interface IncomingRequest {
  */
 export function startServerSpan(tracer: Tracer, request: IncomingRequest): Span {
   const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-  const attributes: Attributes = {
-    [ATTR_HTTP_REQUEST_METHOD]: request.method,
-    [ATTR_URL_PATH]: pathTemplate(request.url),
-    [ATTR_URL_SCHEME]: 'http',
-  };
-  if (request.route !== undefined) attributes[ATTR_HTTP_ROUTE] = request.route;
+  const attributes = requestAttributes(request);
   // `{method} {route}`; just `{method}` when nothing matched, so raw paths never become span names.
   const name = request.route === undefined ? request.method : `${request.method} ${request.route}`;
   const sink = spanSinkOf(tracer);
@@ -74,11 +94,15 @@ function idsOnlySpan(sampler: Sampler, parent: Context, name: string, attributes
   });
 }
 
-/** Ends the SERVER span with the status; only a 5xx is a server-side error (4xx are the caller's). */
-export function endServerSpan(span: Span, statusCode: number, endedAt: number): void {
+/**
+ * Ends the SERVER span with the status; only a 5xx is a server-side error (4xx are the caller's).
+ * `outcomeStatus` is the answer's outcome when it differs from the HTTP status: a streamed chat
+ * answers 200 from its first byte, and one that then failed is the error a JSON caller would get.
+ */
+export function endServerSpan(span: Span, statusCode: number, endedAt: number, outcomeStatus = statusCode): void {
   span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, statusCode);
-  if (statusCode >= 500) {
-    span.setAttribute(ATTR_ERROR_TYPE, String(statusCode));
+  if (outcomeStatus >= 500) {
+    span.setAttribute(ATTR_ERROR_TYPE, String(outcomeStatus));
     span.setStatus({ code: SpanStatusCode.ERROR });
   }
   span.end(spanTime(endedAt));
@@ -89,6 +113,8 @@ export interface RawRequest {
   readonly method?: string | undefined;
   readonly url?: string | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly httpVersion?: string | undefined;
+  readonly socket?: { readonly remoteAddress?: string | undefined } | undefined;
 }
 
 const SERVER_SPAN = Symbol('chat-adapter.serverSpan');
@@ -104,7 +130,14 @@ export const UNTRACED_SPAN: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
  */
 export function tracedRequestIds(tracer: Tracer): (raw: RawRequest) => string {
   return (raw) => {
-    const span = startServerSpan(tracer, { method: raw.method ?? 'GET', route: undefined, url: raw.url ?? '/', headers: raw.headers });
+    const span = startServerSpan(tracer, {
+      method: raw.method ?? 'GET',
+      route: undefined,
+      url: raw.url ?? '/',
+      headers: raw.headers,
+      clientAddress: raw.socket?.remoteAddress,
+      protocolVersion: raw.httpVersion,
+    });
     (raw as CarryingSpan)[SERVER_SPAN] = span;
     return span.spanContext().traceId;
   };

@@ -1,4 +1,4 @@
-import { SpanStatusCode, TraceFlags, context, trace, type Attributes, type Context, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, TraceFlags, context, trace, type Attributes, type Context, type Link, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
 import { describeError } from './safe-error.ts';
 import { spanNow } from './span-clock.ts';
 import { TimedSpan } from './timed-span.ts';
@@ -7,6 +7,8 @@ import { spanSinkOf } from './tracing.ts';
 export interface SpanOptions {
   readonly kind?: SpanKind;
   readonly attributes?: Attributes;
+  /** Only for a span that starts a trace of its own (no active parent of this process), e.g. a handoff delivery. */
+  readonly links?: Link[];
 }
 
 export interface NamedSpanOptions extends SpanOptions {

@@ -1,20 +1,19 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import {
-  ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_INPUT_MESSAGES,
-  ATTR_GEN_AI_OPERATION_NAME,
-  ATTR_GEN_AI_OUTPUT_TYPE,
-  ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_INTENT,
   ATTR_REPLY_SOURCE,
   ATTR_RETRIEVAL_TYPE,
   ATTR_SUB_INTENT,
 } from './attributes.ts';
-import { ENGINE_STEP, STEPS_WITHOUT_CALLS } from '../../schemas/chat-steps.ts';
+import { CACHE_HIT_STEP, ENGINE_STEP, STEPS_WITHOUT_CALLS } from '../../schemas/chat-steps.ts';
 import { recordError } from './span.ts';
 import { spanTime } from './span-clock.ts';
 import { TimedSpan } from './timed-span.ts';
 import { spanSinkOf } from './tracing.ts';
+
+// The engine step and its cache-hit name are declared with the steps (schemas/chat-steps.ts).
+export { CACHE_HIT_STEP, ENGINE_STEP } from '../../schemas/chat-steps.ts';
 
 /** What the step spans read from the chat context (kept structural: telemetry knows no pipeline types). */
 export interface StepSpanSource {
@@ -29,13 +28,9 @@ export interface StepSpanOptions {
   readonly recordMessageText?: boolean;
 }
 
+/** Only with TRACE_MESSAGE_TEXT=true: the visitor's message, on the step that sends it to the engine. */
 function engineStart(source: StepSpanSource, options: StepSpanOptions): Attributes {
-  const attributes: Attributes = {
-    [ATTR_GEN_AI_OPERATION_NAME]: 'chat',
-    [ATTR_GEN_AI_PROVIDER_NAME]: 'engine',
-    [ATTR_GEN_AI_OUTPUT_TYPE]: 'text',
-    [ATTR_GEN_AI_CONVERSATION_ID]: source.request.conversation_id,
-  };
+  const attributes: Attributes = {};
   if (options.recordMessageText === true && source.message !== undefined) {
     attributes[ATTR_GEN_AI_INPUT_MESSAGES] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: source.message }] }]);
   }
@@ -97,13 +92,15 @@ export function stepSpans(tracer: Tracer, parent: Span, source: StepSpanSource, 
       : new TimedSpan(sink, name, parent.spanContext(), spanTime(startedAt));
   return {
     enter(name, startedAt) {
-      if (STEPS_WITHOUT_CALLS.has(name)) return undefined;
+      // A reply reused from the cache: the engine step calls nobody (its span is made when it ends).
+      if (STEPS_WITHOUT_CALLS.has(name) || (name === ENGINE_STEP && source.replySource === 'cache')) return undefined;
       const span = start(name, startedAt);
       if (name === ENGINE_STEP) span.setAttributes(engineStart(source, options));
       return new ActiveStep(span, parentContext);
     },
     leave(timing, startedAt, endedAt, scope, result) {
-      const span = scope?.span ?? start(timing.name, startedAt);
+      const cacheHit = timing.name === ENGINE_STEP && source.replySource === 'cache';
+      const span = scope?.span ?? start(cacheHit ? CACHE_HIT_STEP : timing.name, startedAt);
       if (!timing.ok) recordError(span, result);
       else if (timing.name === ENGINE_STEP) engineResult(span, result, source);
       span.end(spanTime(endedAt));

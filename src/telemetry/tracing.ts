@@ -12,7 +12,7 @@ import {
   type Sampler,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
-import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
+import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
 import { lazyExporter } from './lazy-exporter.ts';
 import { reportingExporter } from './reporting-exporter.ts';
 import type { SpanSink } from './timed-span.ts';
@@ -85,6 +85,12 @@ export interface TracingOptions {
   readonly serviceVersion?: string;
   /** ENVIRONMENT, recorded as `deployment.environment.name`. */
   readonly environment?: string;
+  /** `service.instance.id`: one per process, so that replicas can be told apart. */
+  readonly instanceId?: string;
+  /** OTEL_SERVICE_NAME: the resource's `service.name` (default `chat-adapter`). */
+  readonly serviceName?: string | undefined;
+  /** OTEL_RESOURCE_ATTRIBUTES: they win over the attributes above, OTEL_SERVICE_NAME over their `service.name`. */
+  readonly resourceAttributes?: ReadonlyMap<string, string>;
 }
 
 export interface Tracing {
@@ -94,6 +100,18 @@ export interface Tracing {
    * Never rejects: a failed last export is reported through `onExportError`.
    */
   shutdown(): Promise<void>;
+}
+
+/** The resource: the service's own attributes, then OTEL_RESOURCE_ATTRIBUTES, then OTEL_SERVICE_NAME (the OpenTelemetry SDK's order). */
+function resourceAttributes(options: TracingOptions): Record<string, string> {
+  const attributes: Record<string, string> = Object.create(null) as Record<string, string>;
+  attributes[ATTR_SERVICE_NAME] = 'chat-adapter';
+  if (options.serviceVersion !== undefined) attributes[ATTR_SERVICE_VERSION] = options.serviceVersion;
+  if (options.environment !== undefined) attributes[ATTR_DEPLOYMENT_ENVIRONMENT_NAME] = options.environment;
+  if (options.instanceId !== undefined) attributes[ATTR_SERVICE_INSTANCE_ID] = options.instanceId;
+  for (const [key, value] of options.resourceAttributes ?? []) attributes[key] = value;
+  if (options.serviceName !== undefined) attributes[ATTR_SERVICE_NAME] = options.serviceName;
+  return { ...attributes };
 }
 
 export function createTracing(options: TracingOptions): Tracing {
@@ -106,11 +124,7 @@ export function createTracing(options: TracingOptions): Tracing {
     const exporter = lazyExporter(import('@opentelemetry/exporter-trace-otlp-http').then(({ OTLPTraceExporter }) => new OTLPTraceExporter({ url, timeoutMillis })));
     processors.push(new BatchSpanProcessor(reportingExporter(exporter, options.onExportError)));
   }
-  const resource = resourceFromAttributes({
-    [ATTR_SERVICE_NAME]: 'chat-adapter',
-    ...(options.serviceVersion !== undefined && { [ATTR_SERVICE_VERSION]: options.serviceVersion }),
-    ...(options.environment !== undefined && { [ATTR_DEPLOYMENT_ENVIRONMENT_NAME]: options.environment }),
-  });
+  const resource = resourceFromAttributes(resourceAttributes(options));
   // Disabled: nothing is recorded, so nothing is handed to a processor.
   const spanProcessors = options.disabled ? [] : processors;
   const sampler = options.disabled ? new AlwaysOffSampler() : samplerFor(options.sampler);

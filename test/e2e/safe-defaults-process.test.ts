@@ -108,6 +108,9 @@ describe('under `ulimit -n 256`', () => {
     expect(await get(port, '/heartbeat')).toBe(200);
     expect(await get(port, '/metrics')).toBe(404);
     expect(await get(metricsPort, '/metrics')).toBe(200);
+    const openMetrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { accept: 'application/openmetrics-text; version=1.0.0' } });
+    expect(openMetrics.headers.get('content-type')).toContain('application/openmetrics-text');
+    expect(await openMetrics.text()).toMatch(/# EOF\s*$/);
     svc.child.kill('SIGTERM');
     expect((await exited)[0]).toBe(0);
     expect(svc.output()).not.toContain('EMFILE');

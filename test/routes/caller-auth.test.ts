@@ -106,10 +106,10 @@ describe("the caller's name (never the key)", () => {
 
     const forbidden = await post(bearer(PARTNER_KEY), chatRequest({ orgId: OTHER_ORG }));
     const scrape = await svc.metrics.scrape();
-    expect(scrape).toMatch(/chat_adapter_http_request_duration_seconds_count\{method="POST",route="\/chat_adapter",status_code="200",caller="partner"\} [1-9]/);
-    expect(scrape).toMatch(/chat_adapter_http_request_duration_seconds_count\{method="POST",route="\/chat_adapter",status_code="403",caller="partner"\} [1-9]/);
+    expect(scrape).toMatch(/chat_adapter_http_request_duration_seconds_count\{method="POST",route="\/chat_adapter",status_code="200",mode="json",caller="partner"\} [1-9]/);
+    expect(scrape).toMatch(/chat_adapter_http_request_duration_seconds_count\{method="POST",route="\/chat_adapter",status_code="403",mode="json",caller="partner"\} [1-9]/);
     // An unauthenticated request has no caller.
-    expect(scrape).toMatch(/chat_adapter_http_request_duration_seconds_count\{method="POST",route="\/chat_adapter",status_code="401"\} [1-9]/);
+    expect(scrape).toMatch(/chat_adapter_http_request_duration_seconds_count\{method="POST",route="\/chat_adapter",status_code="401",mode="json"\} [1-9]/);
     expect(forbidden.statusCode).toBe(403);
 
     const everything = svc.logs.join('') + spanText(svc.exporter.getFinishedSpans()) + scrape;

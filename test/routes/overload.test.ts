@@ -41,6 +41,13 @@ describe('an event loop delayed by more than 1 s', () => {
     expect(Object.values(stubs).map((s) => s.requests.length)).toEqual(before);
     const completed = harness.svc.logs.filter((l) => l.includes('"request completed"') && l.includes('"status":503'));
     expect(completed.length).toBeGreaterThanOrEqual(2);
+    // Counted by reason, and one rate-limited warning (not one per refusal) with its trace id.
+    const scrape = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(scrape).toMatch(/^chat_adapter_shed_total\{reason="event_loop_delay"\} 2$/m);
+    const refused = harness.svc.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'request refused');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ level: 40, status: 503, reason: 'Service overloaded', suppressed: 0 });
+    expect(refused[0]!['trace_id']).toMatch(/^[0-9a-f]{32}$/);
   }, 30_000);
 
   it('answers chats again once the loop has recovered', async () => {

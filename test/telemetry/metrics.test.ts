@@ -31,20 +31,20 @@ const chat = (overrides: Record<string, unknown> = {}) =>
 describe('GET /metrics', () => {
   it('counts requests by route and status, steps by step, and downstream calls by party', async () => {
     const before = await scrape();
-    const okBefore = sample(before, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="200"}') ?? 0;
+    const okBefore = sample(before, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="200",mode="json"}') ?? 0;
     expect((await chat()).statusCode).toBe(200);
     expect((await chat()).statusCode).toBe(200);
     expect((await chat({ propertyId: 'not-an-id' })).statusCode).toBe(400);
 
     const text = await scrape();
-    expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="200"}')).toBe(okBefore + 2);
-    expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="400"}')).toBe(1);
+    expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="200",mode="json"}')).toBe(okBefore + 2);
+    expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="400",mode="json"}')).toBe(1);
     expect(sample(text, 'chat_adapter_step_duration_seconds_count{step="askEngine",outcome="ok"}')).toBe(okBefore + 2);
     expect(sample(text, 'chat_adapter_step_duration_seconds_count{step="storeAnswer",outcome="ok"}')).toBe(okBefore + 2);
     expect(sample(text, 'chat_adapter_downstream_duration_seconds_count{party="engine",outcome="ok"}')).toBe(okBefore + 2);
     expect(sample(text, 'chat_adapter_downstream_duration_seconds_count{party="graphql",outcome="ok"}')).toBe(2 * (okBefore + 2));
     // Durations are real: the sum is positive and below a generous bound.
-    const sum = sample(text, 'chat_adapter_http_request_duration_seconds_sum{method="POST",route="/chat_adapter",status_code="200"}')!;
+    const sum = sample(text, 'chat_adapter_http_request_duration_seconds_sum{method="POST",route="/chat_adapter",status_code="200",mode="json"}')!;
     expect(sum).toBeGreaterThan(0);
     expect(sum).toBeLessThan(10);
   });
@@ -59,7 +59,7 @@ describe('GET /metrics', () => {
     const text = await scrape();
     expect(sample(text, 'chat_adapter_downstream_errors_total{party="graphql",reason="status_502"}')).toBe(3);
     expect(sample(text, 'chat_adapter_step_duration_seconds_count{step="storeQuestion",outcome="error"}')).toBe(1);
-    expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="503"}')).toBe(1);
+    expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat_adapter",status_code="503",mode="json"}')).toBe(1);
   });
 
   it('shows the outbox depth while a handoff is delivered, attempts by outcome, and a dead letter', async () => {
@@ -130,14 +130,14 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
     expect((await svc.app.inject({ method: 'POST', url: '/chat-svc/chat_adapter', payload: chatRequest() })).statusCode).toBe(200);
     const after = await scrape('/metrics');
-    expect(sample(after, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat-svc/chat_adapter",status_code="200"}')).toBe(1);
-    expect(sample(after, 'chat_adapter_http_request_duration_seconds_count{method="GET",route="/chat-svc/metrics",status_code="200"}')).toBe(1);
+    expect(sample(after, 'chat_adapter_http_request_duration_seconds_count{method="POST",route="/chat-svc/chat_adapter",status_code="200",mode="json"}')).toBe(1);
+    expect(sample(after, 'chat_adapter_http_request_duration_seconds_count{method="GET",route="/chat-svc/metrics",status_code="200",mode="json"}')).toBe(1);
   });
 
   it('labels unknown paths as unmatched instead of recording raw URLs', async () => {
     await svc.app.inject({ method: 'GET', url: '/no/such/path?token=abc' });
     const text = await scrape();
-    expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404"}')).toBe(1);
+    expect(sample(text, 'chat_adapter_http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404",mode="json"}')).toBe(1);
     expect(text).not.toContain('/no/such/path');
   });
 

@@ -66,15 +66,20 @@ describe('step spans and the request id', () => {
     expect(completed).not.toHaveProperty('reqId');
   });
 
-  it('makes no trace for /heartbeat and /metrics, yet logs them with an id', async () => {
+  it('makes no trace and writes no log line for probes and scrapes (/heartbeat, /ready, /metrics), yet counts them', async () => {
+    svc.exporter.reset();
     const before = svc.logs.length;
     expect((await svc.app.inject({ method: 'GET', url: '/heartbeat' })).statusCode).toBe(200);
-    expect((await svc.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200);
+    expect((await svc.app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
+    const scrape = await svc.app.inject({ method: 'GET', url: '/metrics' });
+    expect(scrape.statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(svc.exporter.getFinishedSpans()).toEqual([]);
-    const completed = svc.logs.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'request completed');
-    expect(completed.map((l) => l['route'])).toEqual(['/heartbeat', '/metrics']);
-    for (const line of completed) expect(line['trace_id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(svc.logs.slice(before)).toEqual([]);
+    expect(scrape.body).toMatch(/^chat_adapter_http_request_duration_seconds_count\{method="GET",route="\/ready",status_code="200",mode="json"\} 1$/m);
+    // A chat after them is still logged.
+    await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() });
+    expect(svc.logs.slice(before).some((l) => l.includes('"request completed"'))).toBe(true);
   });
 });
 

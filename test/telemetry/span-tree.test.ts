@@ -53,7 +53,8 @@ describe('span tree of one chat', () => {
 
     const engineCall = childrenOf(spans, spanNamed(spans, 'askEngine'));
     expect(engineCall).toHaveLength(1);
-    expect(engineCall[0]!.name).toBe('POST /query');
+    // The engine call is the GenAI client span (operation `chat`; the engine names no model).
+    expect(engineCall[0]!.name).toBe('chat');
     expect(engineCall[0]!.kind).toBe(SpanKind.CLIENT);
     const enginePort = Number(new URL(svc.stubs.engine.url).port);
     expect(engineCall[0]!.attributes).toMatchObject({
@@ -62,15 +63,19 @@ describe('span tree of one chat', () => {
       'url.full': `${svc.stubs.engine.url}/query`,
       'server.address': '127.0.0.1',
       'server.port': enginePort,
-      'peer.service': 'engine',
+      'server.service.name': 'engine',
       'http.response.status_code': 200,
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'engine',
+      'gen_ai.conversation.id': '1111111111111111111',
     });
+    expect(engineCall[0]!.attributes).not.toHaveProperty('peer.service');
 
     for (const [step, role] of [['storeQuestion', 'question'], ['storeAnswer', 'answer']] as const) {
       const calls = childrenOf(spans, spanNamed(spans, step));
       expect(calls.map((s) => s.name), role).toEqual(['mutation CreateServiceMessage']);
       expect(calls[0]!.attributes).toMatchObject({
-        'peer.service': 'graphql',
+        'server.service.name': 'graphql',
         'graphql.operation.type': 'mutation',
         'graphql.operation.name': 'CreateServiceMessage',
         'url.template': '/graphql',
@@ -80,12 +85,11 @@ describe('span tree of one chat', () => {
     }
   });
 
-  it('puts the GenAI attributes and the answer classification on the askEngine span', async () => {
+  it('puts the answer classification on the askEngine span, the GenAI attributes on the engine call only', async () => {
     const { traceId } = await chat();
     const askEngine = spanNamed(await svc.trace(traceId), 'askEngine');
+    expect(askEngine.attributes).not.toHaveProperty('gen_ai.operation.name');
     expect(askEngine.attributes).toMatchObject({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.conversation.id': '1111111111111111111',
       'chat_adapter.intent': 'office_hours',
       'chat_adapter.sub_intent': 'office_hours',
       'chat_adapter.retrieval_type': 'fixed',
@@ -103,7 +107,7 @@ describe('span tree of one chat', () => {
     const spans = await svc.trace(incomingTrace);
     expect(spanNamed(spans, 'POST /chat_adapter').parentSpanContext?.spanId).toBe(incomingSpan);
 
-    const engineSpan = spanNamed(spans, 'POST /query');
+    const engineSpan = spanNamed(spans, 'chat');
     expect(svc.stubs.engine.requests.at(-1)!.headers['traceparent']).toBe(`00-${incomingTrace}-${engineSpan.spanContext().spanId}-01`);
     const graphqlSpans = spans.filter((s) => s.name === 'mutation CreateServiceMessage').map((s) => s.spanContext().spanId);
     const graphqlParents = svc.stubs.graphql.requests.slice(-2).map((r) => String(r.headers['traceparent']).split('-')[2]);
@@ -144,7 +148,7 @@ describe('span tree of one chat', () => {
     for (const call of calls) {
       expect(call.name).toBe('POST /translate');
       expect(call.status.code).toBe(SpanStatusCode.ERROR);
-      expect(call.attributes).toMatchObject({ 'peer.service': 'translate', 'error.type': 'status_500' });
+      expect(call.attributes).toMatchObject({ 'server.service.name': 'translate', 'error.type': 'status_500' });
     }
     const sent = svc.stubs.translate.requests.slice(-calls.length).map((r) => r.headers['traceparent']);
     expect(sent.sort()).toEqual(calls.map((c) => `00-${traceId}-${c.spanContext().spanId}-01`).sort());
@@ -160,7 +164,7 @@ describe('span tree of one chat', () => {
     expect(spanNamed(spans, 'validateRequest').status.code).toBe(SpanStatusCode.ERROR);
   });
 
-  it('carries the request trace into the background handoff, after the response went out', async () => {
+  it('links each background handoff delivery, a trace of its own, to the chat that asked for it', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     svc.stubs.handoff.handle(async (_req, res) => {
@@ -171,20 +175,40 @@ describe('span tree of one chat', () => {
     const before = svc.stubs.handoff.requests.length;
     const { res, traceId } = await chat();
     expect(res.json().agent_handoff).toEqual({ requested: true, reason: 'agent_hand_off' });
-    await svc.trace(traceId);
+    const spans = await svc.trace(traceId);
     release();
 
     const delivered = await waitFor(() => svc.stubs.handoff.requests[before]);
+    const startHandoff = spanNamed(spans, 'startHandoff');
     const handoffSpan = await waitFor(() =>
-      svc.exporter.getFinishedSpans().find((s) => s.name === 'POST /handoff' && s.spanContext().traceId === traceId),
+      svc.exporter.getFinishedSpans().find((s) => s.name === 'POST /handoff' && s.links.some((l) => l.context.traceId === traceId)),
     );
-    expect(delivered.headers['traceparent']).toBe(`00-${traceId}-${handoffSpan.spanContext().spanId}-01`);
-    const spans = svc.exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
-    expect(handoffSpan.parentSpanContext?.spanId).toBe(spanNamed(spans, 'startHandoff').spanContext().spanId);
-    expect(handoffSpan.attributes).toMatchObject({ 'peer.service': 'handoff', 'http.response.status_code': 202 });
-    // It ended after the SERVER span: the response did not wait for it.
-    const server = spanNamed(spans, 'POST /chat_adapter');
-    expect(handoffSpan.endTime[0] * 1e9 + handoffSpan.endTime[1]).toBeGreaterThan(server.endTime[0] * 1e9 + server.endTime[1]);
+    // Its own trace (an attempt may come hours later): a root span, linked to the chat's startHandoff span.
+    expect(handoffSpan.spanContext().traceId).not.toBe(traceId);
+    expect(handoffSpan.parentSpanContext).toBeUndefined();
+    expect(handoffSpan.links.map((l) => l.context.spanId)).toEqual([startHandoff.spanContext().spanId]);
+    expect(delivered.headers['traceparent']).toBe(`00-${handoffSpan.spanContext().traceId}-${handoffSpan.spanContext().spanId}-01`);
+    expect((delivered.body as { trace_id: string }).trace_id).toBe(traceId);
+    expect(handoffSpan.attributes).toMatchObject({
+      'server.service.name': 'handoff',
+      'http.response.status_code': 202,
+      'chat_adapter.handoff_id': (delivered.body as { handoff_id: string }).handoff_id,
+    });
+  });
+
+  it('marks a refused handoff as dead-lettered on its delivery span, with ids and reason only', async () => {
+    svc.stubs.handoff.handle((_req, res) => sendJson(res, 422, { error: 'bad' }));
+    svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply({ intent: 'support', sub_intent: 'agent_hand_off' })));
+    const { traceId } = await chat();
+    const refused = await waitFor(
+      () => svc.exporter.getFinishedSpans().find((s) => s.name === 'POST /handoff' && s.links.some((l) => l.context.traceId === traceId)),
+      5_000,
+    );
+    expect(refused.status.code).toBe(SpanStatusCode.ERROR);
+    const event = refused.events.find((e) => e.name === 'handoff dead-lettered')!;
+    expect(Object.keys(event.attributes ?? {}).sort()).toEqual(['chat_adapter.handoff_id', 'reason']);
+    expect(event.attributes?.['reason']).toBe('status_422');
+    await waitFor(() => (svc.logs.some((l) => l.includes('"handoff dead-lettered"') && l.includes(traceId)) ? true : undefined), 5_000);
   });
 
   it('names a property API call by its path template: no query string in the span', async () => {
@@ -195,7 +219,7 @@ describe('span tree of one chat', () => {
     expect(span.attributes).toMatchObject({
       'url.template': '/api/v1/units',
       'url.full': `${svc.stubs.propertyApi.url}/api/v1/units`,
-      'peer.service': 'propertyApi',
+      'server.service.name': 'propertyApi',
       'http.response.status_code': 200,
     });
     expect(JSON.stringify(span.attributes)).not.toContain('propertyId');
