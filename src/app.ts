@@ -18,6 +18,8 @@ import { adminRoutes, type AdminRoutesOptions } from './http/admin-routes.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { overload } from './http/overload.ts';
 import { rateLimits, type RateLimitSettings } from './http/rate-limits.ts';
+import { concurrencyLimits, type ConcurrencyLimitSettings } from './http/concurrency-limits.ts';
+import { metricsAccess } from './http/metrics-access.ts';
 import { playgroundRoutes } from './http/playground.ts';
 import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
 import { captureRefusal, decorateRefusals, refusalLogger } from './http/refusal-log.ts';
@@ -78,6 +80,10 @@ export interface AppOptions {
   readonly playground?: boolean;
   /** Connection ceilings (docs/api.md#limits); each unset member takes its default. */
   readonly connections?: Partial<ConnectionLimits>;
+  /** docs/api.md#fair-shares: chats in flight per client and organisation; unset = no ceilings. */
+  readonly concurrency?: ConcurrencyLimitSettings;
+  /** METRICS_PORT is set: /metrics is served there only (src/http/metrics-access.ts). */
+  readonly metricsElsewhere?: boolean;
   /** CORS_ORIGINS (docs/browser-widgets.md#cors); unset = no cross-origin calls. */
   readonly corsOrigins?: CorsOrigins | undefined;
 }
@@ -144,6 +150,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const chatRoutes: ReadonlySet<string> = new Set(['/chat_adapter', `${options.routePrefix}/chat_adapter`]);
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-content-type-options', 'nosniff');
+    // docs/api.md#limits: no page or link of the service ever tells a third party where it came from.
+    void reply.header('referrer-policy', 'no-referrer');
     if (request.method === 'POST' && chatRoutes.has(request.routeTemplate)) void reply.header('cache-control', 'no-store');
     if (closing) void reply.header('connection', 'close');
     captureRefusal(request, reply, payload);
@@ -198,6 +206,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (request.timings.length > 0) {
       void reply.header('server-timing', serverTiming(takeLatency(request, false)));
     }
+    if (mapped.retryAfterSeconds !== undefined) void reply.header('retry-after', mapped.retryAfterSeconds);
     void reply.code(mapped.status).send(mapped.body);
   });
 
@@ -212,6 +221,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
   void app.register(callerAuth, { keys: options.callerKeys, publishableKeys: options.publishableKeys, routePrefix: options.routePrefix });
   void app.register(rateLimits, { ...options.rateLimits, routePrefix: options.routePrefix });
+  void app.register(concurrencyLimits, { ...options.concurrency, routePrefix: options.routePrefix });
+  void app.register(metricsAccess, { routePrefix: options.routePrefix, callersAuthenticate: options.callerKeys !== undefined || options.publishableKeys !== undefined, adminApiKey: options.admin?.apiKey, servedElsewhere: options.metricsElsewhere ?? false });
 
   // Before any route, so that the OpenAPI document sees them all.
   registerDocs(app, options.routePrefix);

@@ -15,7 +15,8 @@ import { createSessionCache } from './cache/create-session-cache.ts';
 import { createEngineClient } from './clients/engine-client.ts';
 import { createGraphqlClient } from './clients/graphql-client.ts';
 import type { HttpParty } from './clients/http-json.ts';
-import { createPartyPool } from './clients/party-pool.ts';
+import { createPartyPool, POOL_CONNECTIONS } from './clients/party-pool.ts';
+import { PartySlots } from './clients/party-slots.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
@@ -37,15 +38,23 @@ import { createStreamLog } from './streams/create-stream-log.ts';
 import type { OutboundTelemetry } from './telemetry/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
 import { createOutboxMetrics } from './telemetry/outbox-metrics.ts';
+import { createPoolMetrics } from './telemetry/pool-metrics.ts';
 import { traceScopedLogger } from './telemetry/trace-logger.ts';
 import { createTracing, type TracingOptions } from './telemetry/tracing.ts';
+import { createConcurrencyCeilings } from './fairness/create-concurrency-ceilings.ts';
+import { createFairShareMetrics } from './telemetry/fair-share-metrics.ts';
+import type { ConcurrencyLimitSettings } from './http/concurrency-limits.ts';
 
 
 /** Tracing settings a caller may add to the configured ones (tests: in-memory exporters). */
 export type ExtraTracingOptions = Pick<TracingOptions, 'spanProcessors' | 'onExportError' | 'exportTimeoutMs'>;
 
 /** What a caller (tests) may add: tracing settings, and shorter outbox timings. */
-export type ComposeOptions = ExtraTracingOptions & { readonly outbox?: OutboxTuning };
+export type ComposeOptions = ExtraTracingOptions & {
+  readonly outbox?: OutboxTuning;
+  /** Connections of each party's pool (default 128; fewer under a low open-files limit, src/runtime/descriptor-budget.ts). */
+  readonly poolConnections?: number;
+};
 
 export interface ComposedService {
   readonly app: FastifyInstance;
@@ -103,15 +112,31 @@ interface BuiltDeps {
 }
 
 /** The real clients for the given addresses (from config, or from the embedded local stack). */
-async function createDeps(config: Config, urls: Readonly<Record<Party, string>>, baseLogger: Logger, tracer: Tracer, metrics: Metrics, outboxTuning: OutboxTuning | undefined, replicaAcks: ReplicaAcks | undefined): Promise<BuiltDeps> {
+async function createDeps(
+  config: Config,
+  urls: Readonly<Record<Party, string>>,
+  baseLogger: Logger,
+  tracer: Tracer,
+  metrics: Metrics,
+  outboxTuning: OutboxTuning | undefined,
+  replicaAcks: ReplicaAcks | undefined,
+  poolConnections: number | undefined,
+): Promise<BuiltDeps> {
   // Lines logged by steps and clients get the active request's trace_id.
   const logger: Logger = traceScopedLogger(baseLogger);
   const outbound: OutboundTelemetry = { tracer, metrics };
   const pools: Pool[] = [];
+  const poolMetrics = createPoolMetrics(metrics.registry);
   const party = (name: Party): HttpParty => {
-    const dispatcher = createPartyPool(urls[name]);
+    const connections = poolConnections ?? POOL_CONNECTIONS;
+    const dispatcher = createPartyPool(urls[name], connections);
     pools.push(dispatcher);
-    return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound };
+    // docs/api.md#fair-shares: a chat's call waits for a connection a share of its time, never to its deadline.
+    // Handoff deliveries run in the background with their own retries: undici's own queue serves them.
+    if (name === 'handoff') return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound };
+    const slots = new PartySlots({ party: name, capacity: connections, waitShare: config.fairShares.poolWaitShare, events: poolMetrics.events });
+    poolMetrics.watch(name, () => slots.inUse);
+    return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound, slots };
   };
   const graphql = party('graphql');
   const cache = await createSessionCache({
@@ -152,6 +177,7 @@ async function createDeps(config: Config, urls: Readonly<Record<Party, string>>,
       url: graphql.baseUrl,
       timeoutMs: graphql.timeoutMs,
       dispatcher: graphql.dispatcher,
+      ...(graphql.slots !== undefined && { slots: graphql.slots }),
       authorization: config.graphqlAuthorization,
       apiKey: config.graphqlApiKey,
       telemetry: outbound,
@@ -256,6 +282,21 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
   };
 }
 
+/** docs/api.md#fair-shares: the concurrency ceilings, on the shared-state connection when REDIS_URL is set. */
+function composeConcurrency(config: Config, redis: RedisClient | undefined, logger: Logger, metrics: Metrics): ConcurrencyLimitSettings {
+  const fairShareMetrics = createFairShareMetrics(metrics.registry);
+  const ceilings = createConcurrencyCeilings({
+    redis,
+    // Longer than any chat's work: a lease never given back (a crash) expires by itself.
+    leaseMs: config.requestTimeoutMs + 5_000,
+    onFallback: (err) => {
+      fairShareMetrics.fellBack();
+      logger.warn({ reason: err.message }, 'concurrency ceilings unavailable in Redis; this chat is counted in process');
+    },
+  });
+  return { ceilings, perClient: config.fairShares.perClient, perOrg: config.fairShares.perOrg, onRefused: fairShareMetrics.refused };
+}
+
 /**
  * docs/api.md#limits: the contact finders' libraries (compromise and its lexicon, libphonenumber's full
  * metadata) are loaded, and run once, before the instance listens: loaded on the first contact chat
@@ -273,7 +314,7 @@ async function preloadContactFinders(config: Config, logger: PinoLogger): Promis
 
 /** Everything the service needs, wired and ready to listen (src/server.ts) or to be injected (tests). */
 export async function composeService(config: Config, logger: PinoLogger, options: ComposeOptions = {}): Promise<ComposedService> {
-  const { outbox: outboxTuning, ...extra } = options;
+  const { outbox: outboxTuning, poolConnections, ...extra } = options;
   const parties = await resolvePartyUrls(config, logger);
   await preloadContactFinders(config, logger);
   const tracing = createTracing({
@@ -293,8 +334,12 @@ export async function composeService(config: Config, logger: PinoLogger, options
   // The counter is served without Redis too (at 0), so its alert's query always finds it.
   const replicationEvents = createReplicationEvents(metrics.registry, logger);
   const replicaAcks = config.redis === undefined ? undefined : createReplicaAcks(config.redis.wait, replicationEvents);
-  const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, replicaAcks);
+  const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, replicaAcks, poolConnections);
   const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics, replicaAcks);
+  const concurrency = composeConcurrency(config, guarded.redis, traceScopedLogger(logger), metrics);
+  if (config.handoffUnsigned && config.handoffSigningSecrets.length === 0) {
+    logger.warn({ environment: config.environment }, 'HANDOFF_UNSIGNED=true: handoffs (visitors\' contact details) are delivered without a signature');
+  }
   if (config.callerKeys === undefined && config.publishableKeys === undefined && config.environment !== 'local') {
     logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
   }
@@ -323,6 +368,8 @@ export async function composeService(config: Config, logger: PinoLogger, options
     admin: config.adminApiKey === undefined ? undefined : { apiKey: config.adminApiKey, handoffs: built.outbox },
     readinessChecks: [...built.readinessChecks, ...guarded.readinessChecks],
     playground: config.playground,
+    concurrency,
+    metricsElsewhere: config.metricsPort !== undefined,
     connections: { keepAliveTimeoutMs: config.keepAliveTimeoutMs, receiveTimeoutMs: config.requestReceiveTimeoutMs, maxConnections: config.maxConnections },
   });
   // What an earlier run left undelivered is delivered from now on.

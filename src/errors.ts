@@ -35,6 +35,22 @@ export class DownstreamError extends Error {
   }
 }
 
+/** Seconds a caller refused for a busy connection pool is asked to wait (docs/api.md#fair-shares). */
+export const POOL_BUSY_RETRY_AFTER_S = 1;
+
+/**
+ * Every connection of the party's pool stayed taken for the call's share of its time
+ * (src/clients/party-slots.ts): the party was not called. For a critical party a 503 naming it,
+ * with `Retry-After`; the other parties degrade as for any failure of theirs.
+ */
+export class PartyPoolBusyError extends DownstreamError {
+  readonly retryAfterSeconds = POOL_BUSY_RETRY_AFTER_S;
+  constructor(party: DownstreamParty) {
+    super(party, 'no connection free within its share of the deadline');
+    this.name = 'PartyPoolBusyError';
+  }
+}
+
 /**
  * The service could not build or send its own request to a party (a body that cannot be
  * serialized, an invalid header value or path): a defect of this service, answered 500 like any

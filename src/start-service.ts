@@ -6,6 +6,9 @@ import { composeService } from './compose.ts';
 import { browserPort } from './http/browser-port.ts';
 import { closeOnSignal } from './runtime/graceful-shutdown.ts';
 import { releaseStartUpMemory } from './runtime/release-start-up-memory.ts';
+import { descriptorBudget, openFilesSoftLimit } from './runtime/descriptor-budget.ts';
+import { POOL_CONNECTIONS } from './clients/party-pool.ts';
+import { serveMetrics } from './http/metrics-server.ts';
 import { createLogger } from './telemetry/logger.ts';
 import { terminalDestination } from './telemetry/terminal-lines.ts';
 
@@ -24,10 +27,16 @@ function exitIfFixable(err: unknown): never {
 }
 
 async function start() {
-  const config = loadConfig();
+  const configured = loadConfig();
   // A person at a terminal gets short lines; a file, a pipe or a log collector the JSON lines.
-  const logger = createLogger(config.logLevel, process.stdout.isTTY ? terminalDestination() : undefined);
-  const service = await composeService(config, logger);
+  const logger = createLogger(configured.logLevel, process.stdout.isTTY ? terminalDestination() : undefined);
+  // docs/operations.md#open-files: client connections and the parties' pools fit under the open-files limit.
+  const softLimit = openFilesSoftLimit();
+  if (softLimit === undefined) logger.debug({}, 'open-files limit not known here (no /proc/self/limits, or unlimited): MAX_CONNECTIONS is not compared with it');
+  const budget = descriptorBudget(softLimit, configured.maxConnections, POOL_CONNECTIONS);
+  if (budget.lowered.length > 0) logger.warn({ openFilesLimit: softLimit, lowered: budget.lowered }, 'the open-files limit is too low for MAX_CONNECTIONS and the party pools: lowered to fit; raise the limit (ulimit -n) to serve more');
+  const config = { ...configured, maxConnections: budget.maxConnections };
+  const service = await composeService(config, logger, { poolConnections: budget.poolConnections });
   const forBrowsers = config.playgroundListener && browserPort(service.app, { host: config.host, playground: config.playground, ...config.playgroundListener }, logger);
   // Plugins loaded and routes compiled first, so the collection also takes their start-up garbage;
   // it runs before the port opens, so no request waits for it.
@@ -47,14 +56,20 @@ async function start() {
     });
   logger.info({ url, environment: config.environment, ...(startUpGcMs !== undefined && { startUpGcMs: Math.round(startUpGcMs) }) }, 'chat adapter listening');
   await forBrowsers?.listen();
-  return { config, logger, service };
+  // docs/operations.md#metrics: METRICS_PORT serves /metrics there only.
+  const metricsServer = config.metricsPort === undefined ? undefined : await serveMetrics(service.metrics, config.host, config.metricsPort).catch((err: unknown) => {
+    throw explainBusyPort(err, 'METRICS_PORT');
+  });
+  if (metricsServer !== undefined) logger.info({ port: metricsServer.port }, 'metrics served on their own port');
+  return { config, logger, service, metricsServer };
 }
 
-const { config, logger, service } = await start().catch(exitIfFixable);
+const { config, logger, service, metricsServer } = await start().catch(exitIfFixable);
 
 // Chats in flight get SHUTDOWN_GRACE_MS, handoffs in flight the same again; 5 s more for the rest.
 closeOnSignal(2 * config.shutdownGraceMs + 5_000, logger, async ({ signal, err }) => {
   if (err) logger.error({ error: err.name, reason: err.message }, 'shutting down after an unexpected error');
   else logger.info({ signal }, 'shutting down: chats in flight are answered first');
   await service.close();
+  await metricsServer?.close();
 });

@@ -40,7 +40,7 @@ async function* boundedText(body: Dispatcher.ResponseData['body']): AsyncGenerat
 }
 
 async function readEvents(body: Dispatcher.ResponseData['body'], events: EngineEvents): Promise<EngineReply> {
-  const lines = new SseLines();
+  const lines = new SseLines(ENGINE_ANSWER_MAX_BYTES, tooLarge);
   const take = (data: string) => events.take(data, performance.now());
   for await (const part of boundedText(body)) {
     lines.push(part, take);

@@ -20,6 +20,7 @@ import { attemptTimer, clientSpan, setErrorType, type ClientCall, type OutboundT
 import { callError, failureReason, is2xx, isRejectedBeforeSending, timeoutOrUnreachable } from './call-failure.ts';
 import { callLimit, startCallTimer, type CallLimit } from './call-timer.ts';
 import { GraphqlAnswerError, graphqlAttempts } from './graphql-attempt.ts';
+import { PartyPoolBusyError, type PartySlots } from './party-slots.ts';
 import { withRetries, type RetryPolicy } from './retry.ts';
 
 interface Mutation {
@@ -59,6 +60,8 @@ export interface GraphqlTarget {
   readonly retry?: Partial<RetryPolicy>;
   /** One CLIENT span per mutation (retries inside it); each HTTP attempt is timed for the metrics. */
   readonly telemetry?: OutboundTelemetry;
+  /** The bounded wait for a connection of its pool (party-slots.ts); none = undici's own queue. */
+  readonly slots?: PartySlots;
 }
 
 /** 3 tries, the retries 0-100 ms and 0-200 ms after a failure (full jitter): short next to a chat's deadline. */
@@ -71,8 +74,11 @@ function describe(err: unknown, limit: CallLimit | undefined): string {
   return timeoutOrUnreachable(err, limit);
 }
 
-/** Every failure of the API is retried; a request the service itself could not build or send is not. */
-const retryable = (err: unknown) => !isRejectedBeforeSending(err);
+/**
+ * Every failure of the API is retried; a request the service itself could not build or send is
+ * not, nor one refused for a busy pool (its wait already took its share of the deadline).
+ */
+const retryable = (err: unknown) => !isRejectedBeforeSending(err) && !(err instanceof PartyPoolBusyError);
 
 /** docs/contracts.md#graphql-store: the GraphQL API, a JSON POST per attempt over the party's keep-alive undici pool. */
 export function createGraphqlClient(target: GraphqlTarget) {
@@ -115,6 +121,15 @@ export function createGraphqlClient(target: GraphqlTarget) {
       const tryOnce = async (n: number): Promise<Static<S>> => {
         tries = n;
         span.setAttribute(ATTR_ATTEMPTS, n);
+        // A connection within the try's share of its time (party-slots.ts), or a 503 at once.
+        const release = await target.slots?.acquire(target.timeoutMs, deadlineAt);
+        try {
+          return await attempt(n);
+        } finally {
+          release?.();
+        }
+      };
+      const attempt = async (n: number): Promise<Static<S>> => {
         limit = callLimit('graphql', target.timeoutMs, deadlineAt);
         const done = attemptTimer(target.telemetry, 'graphql');
         const timer = startCallTimer(limit);
@@ -140,6 +155,10 @@ export function createGraphqlClient(target: GraphqlTarget) {
       try {
         return await withRetries(tryOnce, { policy, deadlineAt, retryable });
       } catch (err) {
+        if (err instanceof PartyPoolBusyError) {
+          setErrorType(span, 'pool_busy');
+          throw err;
+        }
         setErrorType(span, lastFailure);
         if (isRejectedBeforeSending(err)) throw callError('graphql', err);
         throw new DownstreamError('graphql', `${describe(err, limit)} after ${tries} attempt(s)`, { cause: err });

@@ -11,6 +11,7 @@ import { callLimit, startCallTimer, type CallTimer } from './call-timer.ts';
 import { requestBuffered, type BufferedAnswer } from './buffered-request.ts';
 import { AnswerBoundError, DEFAULT_MAX_ANSWER_BYTES, parseBoundedJson, readBoundedText } from './json-answer.ts';
 import { partyAddress } from './party-pool.ts';
+import type { PartySlots } from './party-slots.ts';
 
 /** One downstream party: where it lives, how long a call may take, and its keep-alive pool. */
 export interface HttpParty {
@@ -21,6 +22,8 @@ export interface HttpParty {
   readonly dispatcher: Dispatcher;
   /** Tracer and metrics for its calls: a CLIENT span and a timed attempt per call. */
   readonly telemetry?: OutboundTelemetry;
+  /** The bounded wait for a connection of its pool (party-slots.ts); none = undici's own queue. */
+  readonly slots?: PartySlots;
 }
 
 export interface JsonCall<S extends TSchema> {
@@ -113,6 +116,19 @@ interface Attempt {
  * With no time left before the chat's deadline, nothing is called.
  */
 async function timedCall<T>(target: HttpParty, call: CallShape, send: (attempt: Attempt, span: Span) => Promise<T>): Promise<T> {
+  if (target.slots === undefined) return slottedCall(target, call, send);
+  callLimit(target.party, target.timeoutMs, call.deadlineAt); // no time left: no wait either
+  // A connection within the call's share of its time, or PartyPoolBusyError (503, Retry-After) at once.
+  const release = await target.slots.acquire(target.timeoutMs, call.deadlineAt);
+  try {
+    return await slottedCall(target, call, send);
+  } finally {
+    release();
+  }
+}
+
+/** The call itself, once it has its connection slot: its limit is what is left after the wait. */
+async function slottedCall<T>(target: HttpParty, call: CallShape, send: (attempt: Attempt, span: Span) => Promise<T>): Promise<T> {
   const limit = callLimit(target.party, target.timeoutMs, call.deadlineAt);
   const body = serialize(target.party, call.body);
   const address = partyAddress(target.baseUrl);

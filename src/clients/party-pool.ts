@@ -1,11 +1,14 @@
 import { Pool } from 'undici';
 
+/** Connections of each party's pool: also the calls in flight its slots let through (party-slots.ts). */
+export const POOL_CONNECTIONS = 128;
+
 /**
  * One keep-alive connection pool per party, for its origin (closed on shutdown). A Pool is called
  * with a path, so no per-call URL parsing or origin lookup as through an Agent.
  */
-export function createPartyPool(baseUrl: string): Pool {
-  return new Pool(new URL(baseUrl).origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 128, pipelining: 1 });
+export function createPartyPool(baseUrl: string, connections = POOL_CONNECTIONS): Pool {
+  return new Pool(new URL(baseUrl).origin, { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections, pipelining: 1 });
 }
 
 /** A configured base address split once: its origin and its own path (no trailing slash). */

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import type { FairSharesConfig } from './fair-shares-config.ts';
 import type { RedisTarget } from './redis-target.ts';
 import type { CorsOrigins } from './cors-origins.ts';
 import type { ResourceConfig } from './resource-config.ts';
@@ -134,4 +135,10 @@ export interface Config {
    * port stops the start instead of being skipped with a warning.
    */
   readonly playgroundListener: { readonly port: number; readonly required: boolean } | undefined;
+  /** docs/api.md#fair-shares: concurrency ceilings and the bounded wait for a party's connection. */
+  readonly fairShares: FairSharesConfig;
+  /** METRICS_PORT: /metrics is served only on this port; undefined = on PORT (admin key needed with caller keys). */
+  readonly metricsPort: number | undefined;
+  /** HANDOFF_UNSIGNED: handoffs go out unsigned in prod by choice (a start-up warning). */
+  readonly handoffUnsigned: boolean;
 }

@@ -4,6 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { isSupportedCountry } from 'libphonenumber-js';
 import { isTimeZone } from '../reply/property-format.ts';
 import { parseCallerKeys } from './caller-keys.ts';
+import { readFairShares, readHandoffUnsigned, readMetricsPort } from './fair-shares-config.ts';
 import { readRedisTarget } from './redis-target.ts';
 import { parseWebhookSecrets } from './webhook-secrets.ts';
 import { parseCorsOrigins } from './cors-origins.ts';
@@ -218,6 +219,9 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     maxConnections: check(() => envInteger(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000)),
     handoffDeadLetterTtlSeconds: check(() => envInteger(env, 'HANDOFF_DEAD_LETTER_TTL_S', 30 * 86_400, 3_600, 365 * 86_400)),
     playgroundListener: check(() => playgroundListener(env, local, port)),
+    fairShares: check(() => readFairShares(env)),
+    metricsPort: check(() => readMetricsPort(env, port)),
+    handoffUnsigned: check(() => readHandoffUnsigned(env, environment, envOptionalString(env, 'HANDOFF_SIGNING_SECRET') !== undefined)),
   };
   check(() => checkKeyKinds(config.publishableKeys, config.callerKeys, config.adminApiKey));
   problems.done();

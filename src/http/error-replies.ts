@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../../schemas/chat-request.schema.ts';
-import { CRITICAL_PARTIES, DownstreamError, OutboxUnavailableError, RequestValidationError, rootCause, unavailableDetail, type DownstreamParty } from '../errors.ts';
+import { CRITICAL_PARTIES, DownstreamError, PartyPoolBusyError, OutboxUnavailableError, RequestValidationError, rootCause, unavailableDetail, type DownstreamParty } from '../errors.ts';
 import { MalformedJsonError } from './json-body.ts';
 import { validationMessage, type SchemaError } from './validation-message.ts';
 
@@ -15,6 +15,8 @@ export interface ErrorReply {
   readonly logMessage: string;
   /** The party whose failure this is (503). */
   readonly party?: DownstreamParty;
+  /** Sent as `Retry-After` (a pool with no connection free: docs/api.md#fair-shares). */
+  readonly retryAfterSeconds?: number;
 }
 
 const logMessage = (defect: boolean): string => (defect ? 'request failed' : 'request rejected');
@@ -38,7 +40,8 @@ export function errorReply(raw: unknown, traceId: string): ErrorReply {
   const err = rootCause(raw);
   if (err instanceof RequestValidationError) return withTrace(400, err.message, traceId);
   if (err instanceof DownstreamError) {
-    return CRITICAL_PARTIES.has(err.party) ? unavailable(err.party) : withTrace(500, 'Internal server error', traceId, true);
+    if (!CRITICAL_PARTIES.has(err.party)) return withTrace(500, 'Internal server error', traceId, true);
+    return err instanceof PartyPoolBusyError ? { ...unavailable(err.party), retryAfterSeconds: err.retryAfterSeconds } : unavailable(err.party);
   }
   if (err instanceof OutboxUnavailableError) return text(503, unavailableDetail('handoff'));
   const fe = err as Partial<FastifyError> & Error;

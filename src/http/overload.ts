@@ -7,6 +7,12 @@
  * The delay is under-pressure's measure: the mean delay of the event loop over its last sampling
  * second (sampled every 10 ms), i.e. a loop that stays saturated, not one single slow turn (unless
  * that turn blocks the whole sampled second).
+ *
+ * Start-up work is not overload: the sampler starts with the plugin, so its first windows hold the
+ * loading, compiling and the start-up collection (src/runtime/release-start-up-memory.ts) that run
+ * before the port opens, and on a busy machine they alone exceed the threshold. Chats are shed
+ * only once a whole sampling window has passed after the instance started listening (after it was
+ * ready, for an app that never listens): `START_UP_GRACE_MS` later.
  */
 import underPressure from '@fastify/under-pressure';
 import fp from 'fastify-plugin';
@@ -15,6 +21,9 @@ import { chatRouteMatcher } from './chat-route.ts';
 
 /** Seconds a refused caller is asked to wait; the state is measured again every second. */
 export const OVERLOAD_RETRY_AFTER_S = 5;
+
+/** Two sampling windows: the window in progress when the port opened, and one wholly after it. */
+export const START_UP_GRACE_MS = 2_000;
 
 export interface OverloadOptions {
   readonly routePrefix: string;
@@ -28,9 +37,31 @@ const overloadPlugin: FastifyPluginAsync<OverloadOptions> = async (app, options)
   const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 0;
   if (maxEventLoopDelay === 0) return;
   const isChat = chatRouteMatcher(options.routePrefix);
+  let armed = false;
+  let arm: NodeJS.Timeout | undefined;
+  const armLater = () => {
+    clearTimeout(arm);
+    arm = setTimeout(() => {
+      armed = true;
+    }, START_UP_GRACE_MS);
+    arm.unref();
+  };
+  // Counted from readiness, and again from listening: the start-up collection runs between the two.
+  app.addHook('onReady', (done) => {
+    armLater();
+    done();
+  });
+  app.addHook('onListen', (done) => {
+    if (!armed) armLater();
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    clearTimeout(arm);
+    done();
+  });
   // under-pressure sends what the handler returns; undefined lets the request through.
   const refuseChats = (request: FastifyRequest, reply: FastifyReply): { detail: string } | undefined => {
-    if (!isChat(request)) return undefined;
+    if (!armed || !isChat(request)) return undefined;
     options.onShed?.('event_loop_delay');
     void reply.code(503).header('retry-after', OVERLOAD_RETRY_AFTER_S);
     return { detail: 'Service overloaded' };

@@ -15,6 +15,7 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = {
   'x-vercel-ai-ui-message-stream': 'v1',
   'x-accel-buffering': 'no',
   'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
 };
 
 const TEXT_ID = 'reply';

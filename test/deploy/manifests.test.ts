@@ -99,6 +99,33 @@ describe('deploy/ manifests', () => {
     expect(Number(setByCompose()['PORT'])).toBe(port);
   });
 
+  it('runs the pod with no capability, the runtime default seccomp profile and no privilege escalation', () => {
+    const pod = deployment['spec']['template']['spec']['securityContext'];
+    expect(pod['runAsNonRoot']).toBe(true);
+    expect(pod['seccompProfile']).toEqual({ type: 'RuntimeDefault' });
+    const own = container['securityContext'];
+    expect(own['capabilities']['drop']).toEqual(['ALL']);
+    expect(own['capabilities']['add']).toBeUndefined();
+    expect(own['seccompProfile']).toEqual({ type: 'RuntimeDefault' });
+    expect(own['allowPrivilegeEscalation']).toBe(false);
+  });
+
+  it('has Prometheus scrape METRICS_PORT (the service port answers /metrics only to the admin key)', () => {
+    const port = k8s('base/configmap.yaml')[0]!['data']['METRICS_PORT'];
+    expect(Number(port)).toBeGreaterThan(0);
+    expect(deployment['spec']['template']['metadata']['annotations']['prometheus.io/port']).toBe(port);
+    expect((container['ports'] as Array<{ name: string; containerPort: number }>).find((p) => p.name === 'metrics')?.containerPort).toBe(Number(port));
+    expect(setByCompose()['METRICS_PORT']).toBe(port);
+    const prometheus = yamlDocs(join(deployDir, 'compose/prometheus.yml'))[0]!;
+    const job = (prometheus['scrape_configs'] as Doc[]).find((j) => j['job_name'] === 'chat-adapter')!;
+    expect(String(job['dns_sd_configs'][0]['port'])).toBe(port);
+  });
+
+  it('gives prod its handoff signing secret (prod does not start without one unless HANDOFF_UNSIGNED=true)', () => {
+    expect(setByOverlay('prod')).toHaveProperty('HANDOFF_SIGNING_SECRET');
+    expect(setByOverlay('prod')['HANDOFF_UNSIGNED']).toBeUndefined();
+  });
+
   it("keeps V8's heap ceiling inside the pod's memory limit", () => {
     const limitMiB = Number(/^(\d+)Mi$/.exec(container['resources']['limits']['memory'])![1]);
     const nodeOptions = (container['env'] as Array<{ name: string; value?: string }>).find((e) => e.name === 'NODE_OPTIONS')?.value ?? '';

@@ -5,7 +5,8 @@ import { sendJson } from '../helpers/stub-server.ts';
 import { useStubbedService } from '../helpers/stubbed-service.ts';
 import { firstSlowest, inArrivalOrder, QUESTIONS, storedConversation } from '../helpers/turn-order.ts';
 
-const harness = useStubbedService({ ENGINE_TIMEOUT_MS: '5000' });
+// 40 chats at once from one client: more than its default concurrency ceiling (docs/api.md#fair-shares), turned off here.
+const harness = useStubbedService({ ENGINE_TIMEOUT_MS: '5000', CONCURRENCY_PER_CLIENT: '0' });
 afterEach(() => {
   harness.svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
 });

@@ -81,8 +81,13 @@ describe('POST /chat_adapter with CALLER_API_KEYS set', () => {
     expect(res.json().detail.message).toContain("'session_id'");
   });
 
-  it.each(['/heartbeat', '/metrics', `${PREFIX}/heartbeat`, `${PREFIX}/metrics`])('serves GET %s without a key', async (url) => {
+  it.each(['/heartbeat', `${PREFIX}/heartbeat`])('serves GET %s without a key', async (url) => {
     expect((await svc.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+  });
+
+  // docs/operations.md#metrics: with caller keys set, the metrics need the admin key (none is set here).
+  it.each(['/metrics', `${PREFIX}/metrics`])('refuses GET %s without the admin key', async (url) => {
+    expect((await svc.app.inject({ method: 'GET', url, headers: bearer(WEB_KEY) })).statusCode).toBe(401);
   });
 });
 

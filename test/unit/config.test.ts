@@ -76,7 +76,7 @@ describe('loadConfig: defaults (docs/configuration.md)', () => {
 describe('loadConfig: HOST', () => {
   it('listens on every interface outside local, on loopback in local, and HOST overrides both', () => {
     expect(load({ ENVIRONMENT: 'qa', ...SECRETS }).host).toBe('0.0.0.0');
-    expect(load({ ENVIRONMENT: 'prod', ...SECRETS }).host).toBe('0.0.0.0');
+    expect(load({ ENVIRONMENT: 'prod', ...SECRETS, HANDOFF_UNSIGNED: 'true' }).host).toBe('0.0.0.0');
     expect(load({ ENVIRONMENT: 'local' }).host).toBe('127.0.0.1');
     expect(load({ ENVIRONMENT: 'local', HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
     expect(load({ ENVIRONMENT: 'staging', ...SECRETS, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
@@ -135,10 +135,35 @@ describe('loadConfig: a bad value stops with an InvalidConfigError naming the va
   });
 
   it.each(['qa', 'staging', 'prod'])('%s requires GRAPHQL_AUTHORIZATION and GRAPHQL_API_KEY', (environment) => {
-    expect(badVariables({ ENVIRONMENT: environment, GRAPHQL_API_KEY: 'k' })).toEqual(['GRAPHQL_AUTHORIZATION']);
-    expect(badVariables({ ENVIRONMENT: environment, GRAPHQL_AUTHORIZATION: 'a' })).toEqual(['GRAPHQL_API_KEY']);
-    expect(badVariables({ ENVIRONMENT: environment })).toEqual(['GRAPHQL_AUTHORIZATION', 'GRAPHQL_API_KEY']);
-    expect(load({ ENVIRONMENT: environment, ...SECRETS }).environment).toBe(environment);
+    // (prod's own requirement, a handoff signing secret or HANDOFF_UNSIGNED, is met here: see below.)
+    const base = { ENVIRONMENT: environment, HANDOFF_UNSIGNED: 'true' };
+    expect(badVariables({ ...base, GRAPHQL_API_KEY: 'k' })).toEqual(['GRAPHQL_AUTHORIZATION']);
+    expect(badVariables({ ...base, GRAPHQL_AUTHORIZATION: 'a' })).toEqual(['GRAPHQL_API_KEY']);
+    expect(badVariables(base)).toEqual(['GRAPHQL_AUTHORIZATION', 'GRAPHQL_API_KEY']);
+    expect(load({ ...base, ...SECRETS }).environment).toBe(environment);
+  });
+
+  it('prod does not start without HANDOFF_SIGNING_SECRET unless HANDOFF_UNSIGNED=true', () => {
+    const err = failure({ ENVIRONMENT: 'prod', ...SECRETS });
+    expect(err.problems.map((problem) => problem.variable)).toEqual(['HANDOFF_SIGNING_SECRET']);
+    expect(err.message).toContain('HANDOFF_UNSIGNED=true');
+    expect(load({ ENVIRONMENT: 'prod', ...SECRETS, HANDOFF_UNSIGNED: 'true' }).handoffUnsigned).toBe(true);
+    // Other environments may deliver unsigned without saying so.
+    expect(load({ ENVIRONMENT: 'staging', ...SECRETS }).handoffUnsigned).toBe(false);
+    expect(badVariables({ ENVIRONMENT: 'prod', ...SECRETS, HANDOFF_UNSIGNED: 'yes' })).toContain('HANDOFF_UNSIGNED');
+  });
+
+  it('fair shares: ceilings on by default, each can be turned off, the pool wait share is a percentage', () => {
+    expect(load({}).fairShares).toEqual({ perClient: 32, perOrg: 64, poolWaitShare: 0.2 });
+    expect(load({ CONCURRENCY_PER_CLIENT: '0', CONCURRENCY_PER_ORG: '0', PARTY_POOL_WAIT_PERCENT: '50' }).fairShares).toEqual({ perClient: 0, perOrg: 0, poolWaitShare: 0.5 });
+    expect(badVariables({ PARTY_POOL_WAIT_PERCENT: '0' })).toEqual(['PARTY_POOL_WAIT_PERCENT']);
+    expect(badVariables({ CONCURRENCY_PER_CLIENT: '-1' })).toEqual(['CONCURRENCY_PER_CLIENT']);
+  });
+
+  it('METRICS_PORT is optional and must differ from PORT', () => {
+    expect(load({}).metricsPort).toBeUndefined();
+    expect(load({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(badVariables({ PORT: '7000', METRICS_PORT: '7000' })).toEqual(['METRICS_PORT']);
   });
 
   it('reports every bad variable, each with its problem, not only the first', () => {
