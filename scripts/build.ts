@@ -35,6 +35,7 @@ const ASSETS: readonly { from: string; filter?: (path: string) => boolean }[] = 
   // The Redis scripts, kept as .lua files and read when their modules load.
   { from: 'src/turns/lua' },
   { from: 'src/idempotency/lua' },
+  { from: 'src/streams/lua' },
 ];
 
 /** Everything the build reads: a change to any of them makes the next `npm start` build again. */

@@ -17,6 +17,7 @@
  * their own (at most MAX_FOLLOW_CONNECTIONS per instance), so nobody polls while nobody resumes.
  */
 import type { Cluster, Redis } from 'ioredis';
+import { readLuaFile } from '../shared-state/lua-file.ts';
 import { redisScript } from '../shared-state/redis-script.ts';
 import { redisFollowers } from './redis-stream-follow.ts';
 import { END_KINDS, streamKeys } from './redis-stream-keys.ts';
@@ -60,27 +61,8 @@ function parseRecord(text: string | null): TurnRecord | undefined {
 const recordText = (turn: TurnIdentity, ended?: StreamEnd) =>
   JSON.stringify({ messageId: turn.messageId, ...turn.scope, ...(ended !== undefined && { ended }) });
 
-/**
- * A turn's writes, one call per round trip (all its keys share a slot).
- * KEYS: turn record, parts, live (lease), stop.
- * ARGV: record to set ('' = none), batch entry id ('' = none), end kind ('' = not the end), end entry
- * id, record once ended, live TTL ms, lease ms, ended TTL ms, then the batch's fields and values.
- * Returns the stop flag (nil when none, or at the end).
- */
-export const STREAM_WRITE = `
-if ARGV[1] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[6]) end
-if ARGV[2] ~= '' then redis.call('XADD', KEYS[2], ARGV[2], unpack(ARGV, 9)) end
-if ARGV[3] ~= '' then
-  redis.call('XADD', KEYS[2], ARGV[4], 'e', ARGV[3])
-  redis.call('PEXPIRE', KEYS[2], ARGV[8])
-  redis.call('SET', KEYS[1], ARGV[5], 'PX', ARGV[8])
-  redis.call('DEL', KEYS[3], KEYS[4])
-  return false
-end
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-redis.call('SET', KEYS[3], '1', 'PX', ARGV[7])
-return redis.call('GET', KEYS[4])`;
+/** A turn's writes, one call per round trip (lua/stream-write.lua names its KEYS and ARGV). */
+export const STREAM_WRITE = readLuaFile(new URL('./lua/', import.meta.url).pathname, 'stream-write');
 
 export interface RedisStreamLogEvents {
   /** A write of the log failed (Redis down): resumers of that turn get an interruption. */
