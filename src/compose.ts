@@ -333,7 +333,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
   // Writes that must survive a failover wait for REDIS_WAIT_REPLICAS replicas (docs/operations.md#what-a-failover-costs).
   // The counter is served without Redis too (at 0), so its alert's query always finds it.
   const replicationEvents = createReplicationEvents(metrics.registry, logger);
-  const replicaAcks = config.redis === undefined ? undefined : createReplicaAcks(config.redis.wait, replicationEvents);
+  const replicaAcks = config.redis === undefined ? undefined : createReplicaAcks(config.redis.wait, replicationEvents, Date.now, config.redis.kind !== 'cluster');
   const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, replicaAcks, poolConnections);
   const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics, replicaAcks);
   const concurrency = composeConcurrency(config, guarded.redis, traceScopedLogger(logger), metrics);

@@ -48,7 +48,12 @@ export const REPLICA_ACK_LOG_EVERY_MS = 60_000;
  */
 export const SKIP_WAIT_AFTER_SHORT_MS = 5_000;
 
-export function createReplicaAcks(wait: RedisWait, events: ReplicaAckEvents, now: () => number = Date.now): ReplicaAcks {
+/**
+ * `skipAfterShort` (true for one primary: a single node or Sentinel): after a short WAIT, none is
+ * sent for SKIP_WAIT_AFTER_SHORT_MS. A Cluster has a primary per slot range, and a short WAIT says
+ * nothing of the others, so there every write keeps its WAIT (each node's connection is its own).
+ */
+export function createReplicaAcks(wait: RedisWait, events: ReplicaAckEvents, now: () => number = Date.now, skipAfterShort = true): ReplicaAcks {
   let loggedAt = -Infinity;
   let unlogged = 0;
   let skipUntil = -Infinity;
@@ -61,7 +66,7 @@ export function createReplicaAcks(wait: RedisWait, events: ReplicaAckEvents, now
     unlogged = 0;
   };
   const short = (kind: ReplicatedWriteKind, reason: string) => {
-    skipUntil = now() + SKIP_WAIT_AFTER_SHORT_MS;
+    if (skipAfterShort) skipUntil = now() + SKIP_WAIT_AFTER_SHORT_MS;
     count(kind, reason);
   };
   const wanted = (kind: ReplicatedWriteKind): boolean => {

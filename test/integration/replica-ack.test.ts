@@ -186,3 +186,11 @@ describe('a primary left without its replica (right after a failover)', () => {
     expect(counted).toHaveLength(2);
   });
 });
+
+describe('on a Redis Cluster (a primary per slot range)', () => {
+  it('keeps sending WAIT after a short one: one primary without its replica says nothing of the others', () => {
+    const acks = createReplicaAcks({ replicas: 1, timeoutMs: 50 }, { unreplicated() {}, warn() {} }, () => 0, false);
+    acks.settle([[null, 'OK'], [null, 0]], 'idempotency');
+    expect(acks.wanted('idempotency')).toBe(true);
+  });
+});
