@@ -157,6 +157,9 @@ describe.each([clusterTopology, sentinelTopology])(`three instances on a ${redis
     }
     expect(services.parties.store.conflicts).toEqual([]);
     // A keyed chat sent again after the failover is a replay: never run twice.
+    // A key answered in process during the failover reaches Redis once Redis answers again (its write
+    // retried with backoff, at most a second apart): a retry is a replay from then on.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     // As a client retries: a 409 (the key's first chat still settling on Redis) is sent again after its Retry-After.
     const retryKeyed = async (k: (typeof keyed)[number]): Promise<ChatAnswer> => {
       for (let attempt = 0; ; attempt += 1) {

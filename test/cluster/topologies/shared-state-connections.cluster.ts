@@ -24,7 +24,8 @@ const keys = Array.from({ length: 30 }, (_, i) => `connections:{session-${i}}:tu
 
 function recordingAcks() {
   const counted: ReplicatedWriteKind[] = [];
-  const acks = createReplicaAcks({ replicas: 1, timeoutMs: 100 }, { unreplicated: (kind) => counted.push(kind), warn() {} });
+  // As compose.ts makes them for a Cluster: a short WAIT speaks for its own node only.
+  const acks = createReplicaAcks({ replicas: 1, timeoutMs: 100 }, { unreplicated: (kind) => counted.push(kind), warn() {} }, Date.now, false);
   return { acks, counted };
 }
 
