@@ -7,6 +7,7 @@
  * When Redis fails to answer, that chat is counted in process instead (`fallback`), so chats go on
  * during an outage with per-instance ceilings.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash, randomUUID } from 'node:crypto';
 import type { RedisClient } from '../shared-state/redis-connection.ts';
 import { redisScript, type RedisScript } from '../shared-state/redis-script.ts';
@@ -63,7 +64,8 @@ export class RedisConcurrency implements ConcurrencyCeilings {
     const counted = keys.filter((_key, i) => answers[i]!.status === 'fulfilled' && (answers[i] as PromiseFulfilledResult<unknown>).value === 1);
     const failed = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected');
     if (failed !== undefined) {
-      this.#release(counted, lease);
+      // Every key, not only those answered: an acquire whose reply was lost (a stall) may still run on Redis.
+      this.#release(keys, lease);
       this.#onFallback?.(failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason)));
       return this.#local.acquire(counts);
     }
@@ -75,8 +77,25 @@ export class RedisConcurrency implements ConcurrencyCeilings {
     return { admitted: true, release: once(() => this.#release(keys, lease)) };
   }
 
-  /** Gives the leases back; a failure leaves them to expire by themselves (leaseMs). */
+  /**
+   * Gives the leases back. One that Redis did not take (a stall, a failover in progress) is sent
+   * again, backing off to a second apart, until it is answered or the lease would have expired: a
+   * stall must not leave a client's leases counted for the whole lease time.
+   */
   #release(keys: readonly string[], lease: string): void {
-    for (const key of keys) this.#redis.zrem(key, lease).catch(() => {});
+    const giveUpAt = Date.now() + this.#leaseMs;
+    for (const key of keys) void this.#releaseOne(key, lease, giveUpAt);
+  }
+
+  async #releaseOne(key: string, lease: string, giveUpAt: number): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.#redis.zrem(key, lease);
+        return;
+      } catch {
+        if (Date.now() >= giveUpAt) return;
+        await sleep(Math.min(1_000, 50 * 2 ** attempt), undefined, { ref: false });
+      }
+    }
   }
 }

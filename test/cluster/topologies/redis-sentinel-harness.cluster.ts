@@ -78,9 +78,10 @@ describe.each([
   it('the killed primary, started again, is made a replica of the new one', async () => {
     const [old, promoted] = set.dataNodes;
     await set.startNode(old!.port);
-    await set.waitForReplica(old!.port);
+    // The sentinels notice a node that came back at their next look (every 10 s), later on a loaded machine.
+    await set.waitForReplica(old!.port, 75_000);
     expect(await roleOf(old!.port, set.adminCall)).toBe('slave');
     expect(await set.primary()).toEqual(promoted);
     expect(await set.adminCall(old!.port, 'GET', keys[1]!)).toBe(valueOf(keys[1]!));
-  });
+  }, 90_000);
 });
