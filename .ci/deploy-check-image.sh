@@ -40,7 +40,15 @@ check_image_as_deployed() {
   # emptyDir volumes: writable by the pod's user (an anonymous volume keeps the image's owner).
   while read -r path; do run_args+=(--mount "type=volume,destination=$path"); done < <(jq -r '.writablePaths[]' <<< "$settings")
   while IFS=$'\t' read -r name value; do run_args+=(--env "$name=$value"); done < <(jq -r '.env | to_entries[] | [.key, .value] | @tsv' <<< "$settings")
-  while read -r name; do run_args+=(--env "$name=deploy-check-$name"); done < <(jq -r '.secretEnv[]' <<< "$settings")
+  # Each key the pod reads from its Secret, as an operator's Secret would hold it: a signing secret in
+  # the Standard Webhooks form; the Redis passwords, optional, left out (the Redis beside it has none).
+  while read -r name; do
+    case "$name" in
+      REDIS_PASSWORD|REDIS_SENTINEL_PASSWORD) ;;
+      HANDOFF_SIGNING_SECRET) run_args+=(--env "$name=whsec_$(head -c 32 /dev/urandom | base64 -w0)") ;;
+      *) run_args+=(--env "$name=deploy-check-$name") ;;
+    esac
+  done < <(jq -r '.secretEnv[]' <<< "$settings")
   # Addresses of what the cluster would provide: the parties, Redis and the collector beside it.
   run_args+=(--env ENGINE_URL=http://parties:6101 --env GRAPHQL_URL=http://parties:6102/graphql --env HANDOFF_URL=http://parties:6103
     --env PROPERTY_API_URL=http://parties:6104 --env TRANSLATE_URL=http://parties:6105 --env REDIS_URL=redis://redis:6379
