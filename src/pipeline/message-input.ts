@@ -1,10 +1,12 @@
 import type { CreateServiceMessageInput, MessageRole } from '../../schemas/graphql.schema.ts';
 import { need, type ChatContext } from './context.ts';
 
-/** The `createServiceMessage` input for one side of the exchange (docs/contracts.md#graphql-store). */
-export function messageInput(ctx: Readonly<ChatContext>, role: MessageRole, content: string): CreateServiceMessageInput {
+/**
+ * What every stored message of a turn holds: its conversation, role, text, trace and the
+ * `clientMessageKey` derived from the turn's request id (the same on every attempt).
+ */
+export function baseMessageInput(ctx: Readonly<ChatContext>, requestId: string, role: MessageRole, content: string): CreateServiceMessageInput {
   const r = ctx.request;
-  const reply = need(ctx, 'engineReply');
   return {
     conversationId: r.conversation_id,
     propertyId: r.propertyId,
@@ -13,11 +15,19 @@ export function messageInput(ctx: Readonly<ChatContext>, role: MessageRole, cont
     role,
     content,
     traceId: ctx.traceId,
-    clientMessageKey: `${need(ctx, 'requestId')}:${role === 'USER' ? 'question' : 'answer'}`,
+    clientMessageKey: `${requestId}:${role === 'USER' ? 'question' : 'answer'}`,
+    ...(r.entry_id !== undefined && { entryId: r.entry_id }),
+  };
+}
+
+/** The `createServiceMessage` input for one side of the exchange (docs/contracts.md#graphql-store). */
+export function messageInput(ctx: Readonly<ChatContext>, role: MessageRole, content: string): CreateServiceMessageInput {
+  const reply = need(ctx, 'engineReply');
+  return {
+    ...baseMessageInput(ctx, need(ctx, 'requestId'), role, content),
     intent: reply.intent,
     subIntent: reply.sub_intent,
     retrievalType: reply.retrieval_type,
     language: role === 'USER' ? need(ctx, 'language') : need(ctx, 'reply').language,
-    ...(r.entry_id !== undefined && { entryId: r.entry_id }),
   };
 }

@@ -9,20 +9,13 @@
 import type { CreateServiceMessageInput, MessageRole } from '../../schemas/graphql.schema.ts';
 import type { ChatContext } from '../pipeline/context.ts';
 import type { Deps } from '../pipeline/ports.ts';
+import { baseMessageInput } from '../pipeline/message-input.ts';
 
+/** A side of the stopped turn: the answer marked `stopped`, the language as far as it was known. */
 function input(ctx: Readonly<ChatContext>, requestId: string, role: MessageRole, content: string): CreateServiceMessageInput {
-  const r = ctx.request;
   return {
-    conversationId: r.conversation_id,
-    propertyId: r.propertyId,
-    orgId: r.orgId,
-    sessionId: r.session_id,
-    role,
-    content,
-    traceId: ctx.traceId,
-    clientMessageKey: `${requestId}:${role === 'USER' ? 'question' : 'answer'}`,
+    ...baseMessageInput(ctx, requestId, role, content),
     ...(ctx.language !== undefined && { language: ctx.language }),
-    ...(r.entry_id !== undefined && { entryId: r.entry_id }),
     ...(role === 'ASSISTANT' && { stopped: true }),
   };
 }
