@@ -8,13 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest } from '../helpers/fixtures.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { listenOnLoopback, postChat } from '../stream/stream-helpers.ts';
+import { freePort } from '../support/free-port.ts';
 import { locatePrometheusProgram } from '../support/prometheus-binaries.ts';
 import { startTracedService, type TracedService } from '../telemetry/traced-service.ts';
 
@@ -24,14 +24,6 @@ const root = resolve(import.meta.dirname, '../..');
  * party pools' wait is recorded by other work of this release (see observability-names.test.ts).
  */
 const NO_SERIES_HERE = new Set(['chat_adapter_redis_command_duration_seconds', 'chat_adapter_party_pool_wait_seconds', 'chat_adapter_redis_unreplicated_writes_total']);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 let svc: TracedService;
 let prometheus: ChildProcess;
