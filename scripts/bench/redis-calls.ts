@@ -66,7 +66,7 @@ export async function redisKinds(url: string, port: number): Promise<RedisKinds>
     const beginArgs = [token, TURN_LEASE_MS, WINDOW_MS, SESSION_WINDOW.max, 1];
     if ((await bare.evalsha(beginSha, keys, beginArgs)) === '-') throw new Error('the chat start script failed');
     const { write } = chat.record;
-    const endArgs = [token, 'store', chat.record.ttlMs, MAX_SESSION_MESSAGES, MAX_SESSION_ANSWERS, write.language, write.answer, write.messages[0], write.messages[1]];
+    const endArgs = [token, 'store', chat.record.ttlMs, MAX_SESSION_MESSAGES, MAX_SESSION_ANSWERS, write.language, write.answer ?? '', write.messages[0], write.messages[1]];
     if ((await bare.evalsha(endSha, keys, endArgs)) === '-') throw new Error('the chat end script failed');
   };
 

@@ -75,19 +75,16 @@ export function createRedisCache(opts: RedisCacheOptions): SessionCache {
       try {
         const keys = sessionKeys(prefix, key);
         const added = sessionWriteOf(turn, now());
-        const replies = await withDeadline(
-          client
-            .multi()
-            .rpush(keys.messages, ...added.messages)
-            .ltrim(keys.messages, -MAX_SESSION_MESSAGES, -1)
-            .pexpire(keys.messages, ttlMs)
-            .rpush(keys.answers, added.answer)
-            .ltrim(keys.answers, -MAX_SESSION_ANSWERS, -1)
-            .pexpire(keys.answers, ttlMs)
-            .set(keys.language, turn.language, 'PX', ttlMs)
-            .exec(),
-          timeoutMs, 'recordTurn',
-        );
+        const write = client
+          .multi()
+          .rpush(keys.messages, ...added.messages)
+          .ltrim(keys.messages, -MAX_SESSION_MESSAGES, -1)
+          .pexpire(keys.messages, ttlMs);
+        // A stopped turn is kept in the history only: no reply to reuse.
+        if (added.answer !== undefined) {
+          write.rpush(keys.answers, added.answer).ltrim(keys.answers, -MAX_SESSION_ANSWERS, -1).pexpire(keys.answers, ttlMs);
+        }
+        const replies = await withDeadline(write.set(keys.language, turn.language, 'PX', ttlMs).exec(), timeoutMs, 'recordTurn');
         results(replies);
       } catch (err) {
         events.error('recordTurn', toError(err));

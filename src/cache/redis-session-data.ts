@@ -29,14 +29,14 @@ export function sessionKeys(prefix: string, key: SessionKey): SessionKeys {
   return sessionKeysOfSlot(sessionSlot(prefix, sessionNameOfKey(key)));
 }
 
-/** What one turn writes: the two history items, the cached answer (JSON each) and the language. */
-export interface SessionWrite { messages: [string, string]; answer: string; language: 'en' | 'es' }
+/** What one turn writes: the two history items, the cached answer (JSON each; none for a stopped turn) and the language. */
+export interface SessionWrite { messages: [string, string]; answer: string | undefined; language: 'en' | 'es' }
 
 export function sessionWriteOf(turn: Turn, at: number): SessionWrite {
   const added = turnRecords(turn, at);
   return {
     messages: [JSON.stringify(added.messages[0]), JSON.stringify(added.messages[1])],
-    answer: JSON.stringify(added.answer),
+    answer: added.answer === undefined ? undefined : JSON.stringify(added.answer),
     language: turn.language,
   };
 }

@@ -41,7 +41,13 @@ export interface SessionEntry {
   language?: 'en' | 'es'; // language the session last replied in
 }
 
-export interface Turn { question: string; answer: string; reply: EngineReply; language: 'en' | 'es' }
+export interface Turn {
+  question: string;
+  answer: string;
+  /** The engine's reply the answer came from; absent for a stopped reply, which the history keeps but no later question reuses. */
+  reply?: EngineReply | undefined;
+  language: 'en' | 'es';
+}
 
 export interface CacheEvents { error(operation: string, err: Error): void }
 
@@ -89,14 +95,17 @@ export function isKeptForReuse(answer: CachedAnswer): boolean {
   return answer.question.length <= STORED_TEXT_MAX_UNITS && heapBytesOnce(answer) <= REUSABLE_ANSWER_MAX_BYTES;
 }
 
-/** The two messages and the cached answer that one turn adds (message text cut to STORED_TEXT_MAX_UNITS). */
-export function turnRecords(turn: Turn, at: number): { messages: [HistoryItem, HistoryItem]; answer: CachedAnswer } {
+/**
+ * The two messages and the cached answer that one turn adds (message text cut to STORED_TEXT_MAX_UNITS);
+ * no answer for a turn without an engine reply (a stopped one).
+ */
+export function turnRecords(turn: Turn, at: number): { messages: [HistoryItem, HistoryItem]; answer: CachedAnswer | undefined } {
   return {
     messages: [
       { role: 'user', content: storedText(turn.question) },
       { role: 'assistant', content: storedText(turn.answer) },
     ],
-    answer: { question: turn.question, reply: turn.reply, at, answer: turn.answer, language: turn.language },
+    answer: turn.reply === undefined ? undefined : { question: turn.question, reply: turn.reply, at, answer: turn.answer, language: turn.language },
   };
 }
 
@@ -109,7 +118,7 @@ export function appendTurn(entry: SessionEntry | undefined, turn: Turn, at: numb
   const answers = entry?.answers ?? [];
   return {
     messages: [...(entry?.messages ?? []), ...added.messages].slice(-MAX_SESSION_MESSAGES),
-    answers: isKeptForReuse(added.answer) ? [...answers, added.answer].slice(-MAX_SESSION_ANSWERS) : [...answers],
+    answers: added.answer !== undefined && isKeptForReuse(added.answer) ? [...answers, added.answer].slice(-MAX_SESSION_ANSWERS) : [...answers],
     language: turn.language,
   };
 }

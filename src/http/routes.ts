@@ -101,7 +101,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
     return { ...ctx.response, latency: takeLatency(request, ctx.replySource === 'cache') };
   };
   const streamChat = streamedChat({
-    deps,
+    depsOf,
     requestTimeoutMs: telemetry.requestTimeoutMs,
     metrics,
     run: (request, ctx, observer) => inRequestContext(request, () => chatPipeline.run(ctx, depsOf(request), request.timings, observer)),

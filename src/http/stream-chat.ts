@@ -34,7 +34,8 @@ const TEXT_FINAL = 'translateReply';
 const STOPPABLE_UNTIL = 'askEngine';
 
 export interface StreamedChatSettings {
-  readonly deps: Deps;
+  /** The chat's deps (its turn's session cache while the turn holds the session). */
+  readonly depsOf: (request: FastifyRequest) => Deps;
   readonly requestTimeoutMs: number;
   readonly metrics: Metrics | undefined;
   /** Runs the pipeline with the request's span active (as the JSON path does). */
@@ -161,7 +162,7 @@ export function streamedChat(settings: StreamedChatSettings) {
    */
   async function stopped(request: FastifyRequest, reply: FastifyReply, stream: UiMessageStreamWriter, ctx: ChatContext): Promise<void> {
     try {
-      await storeStoppedTurn(ctx, settings.deps, stream.releasedText);
+      await storeStoppedTurn(ctx, settings.depsOf(request), stream.releasedText);
     } catch (err) {
       request.log.warn(describeError(err), 'stopped reply not stored');
     }

@@ -116,7 +116,7 @@ export function parseBeginReply(reply: unknown, window: SessionWindow | undefine
 function leaveArgs(token: string, how: Leave): (string | number)[] {
   if (how.mode !== 'store') return [token, how.mode];
   const { ttlMs, write } = how.record;
-  return [token, 'store', ttlMs, MAX_SESSION_MESSAGES, MAX_SESSION_ANSWERS, write.language, write.answer, write.messages[0], write.messages[1]];
+  return [token, 'store', ttlMs, MAX_SESSION_MESSAGES, MAX_SESSION_ANSWERS, write.language, write.answer ?? '', write.messages[0], write.messages[1]];
 }
 
 export function createRedisTurnQueue(client: Redis | Cluster, keyPrefix = SESSION_KEY_PREFIX, observe?: ScriptObserver): RedisTurnQueue {

@@ -54,6 +54,17 @@ export function describeSessionCacheContract(name: string, factory: CacheFactory
       expect(await cache.ping()).toBe(true);
     });
 
+    it('keeps a turn without an engine reply (a stopped one) in the history, never as a reply to reuse', async () => {
+      const { cache } = await make();
+      const key = newKey();
+      await cache.recordTurn(key, turn(1));
+      await cache.recordTurn(key, { question: 'question 2', answer: 'half of answer', language: 'es' });
+      const entry = await cache.get(key);
+      expect(entry?.messages.map((m) => m.content)).toEqual(['question 1', 'answer 1', 'question 2', 'half of answer']);
+      expect(entry?.answers.map((a) => a.question)).toEqual(['question 1']);
+      expect(entry?.language).toBe('es');
+    });
+
     it('returns the question, the answer, the reply and the language a turn recorded', async () => {
       const { cache } = await make();
       const key = newKey();

@@ -105,6 +105,18 @@ describe('stopping a streamed reply', () => {
     expect(next.statusCode).toBe(200);
     expect(performance.now() - startedNext).toBeLessThan(2_000);
     expect(stored(session).map((i) => i['role'])).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
+    // The engine's next history (the caller sent none) is what the visitor saw, stopped reply included.
+    const engineAsked = () => svc.stubs.engine.requests.map((r) => r.body as { message: string; history: unknown[] }).filter((b) => b.message.startsWith('next'));
+    expect(engineAsked().at(-1)!.history).toEqual([
+      { role: 'user', content: 'What are your office hours?' },
+      { role: 'assistant', content: seen },
+    ]);
+    // A stopped reply is never reused: the same question again is asked of the engine.
+    const enginesBefore = svc.stubs.engine.requests.length;
+    svc.stubs.engine.handle((_req, res) => sendJson(res, 200, engineReply()));
+    const again = await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: body });
+    expect(again.statusCode).toBe(200);
+    expect(svc.stubs.engine.requests.length).toBe(enginesBefore + 1);
 
     await sleep(300);
     expect(svc.stubs.handoff.requests.slice(handoffsBefore).filter((r) => (r.body as { session_id?: string }).session_id === session)).toHaveLength(0);

@@ -39,6 +39,18 @@ describe('the end of a turn in Redis', () => {
     expect(await redis.raw.llen(sessionKeys(SESSION_KEY_PREFIX, key).answers)).toBe(1);
   });
 
+  it('stores a turn without an engine reply (a stopped one) in the history only, never as a reply to reuse', async () => {
+    const queue = createRedisTurnQueue(await connect());
+    const { name, key } = newSession();
+    expect((await queue.begin(name, 'a', 5000, undefined, false)).state).toBe('head');
+    expect(await queue.leave(name, 'a', recordOf('Q1'))).toBe(true);
+    expect((await queue.begin(name, 'b', 5000, undefined, false)).state).toBe('head');
+    const stopped: Turn = { question: 'Q2', answer: 'half an answer', language: 'en' };
+    expect(await queue.leave(name, 'b', { mode: 'store', record: { ttlMs: 60_000, write: sessionWriteOf(stopped, Date.now()) } })).toBe(true);
+    expect(await storedMessages(key)).toEqual(['Q1', 'answer to Q1', 'Q2', 'half an answer']);
+    expect(await redis.raw.llen(sessionKeys(SESSION_KEY_PREFIX, key).answers)).toBe(1);
+  });
+
   it('stores nothing for a turn whose lease expired and whose place the next message took', async () => {
     const queue = createRedisTurnQueue(await connect());
     const { name, key } = newSession();

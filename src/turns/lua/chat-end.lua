@@ -14,7 +14,7 @@
   ARGV[4] max_messages  messages kept
   ARGV[5] max_answers   replies kept
   ARGV[6] language      'en' | 'es'
-  ARGV[7] answer        the cached answer (JSON)
+  ARGV[7] answer        the cached answer (JSON); '' for none (a stopped turn: kept in the history only)
   ARGV[8] question      the question's history item (JSON)
   ARGV[9] reply         the reply's history item (JSON)
   Returns 1 when the caller's entry was there, 0 when it was not.

@@ -10,8 +10,10 @@ local function append_turn(messages, answers, language, ttl_ms, max_messages, ma
   redis.call('RPUSH', messages, question_item, answer_item)
   redis.call('LTRIM', messages, -max_messages, -1)
   redis.call('PEXPIRE', messages, ttl_ms)
-  redis.call('RPUSH', answers, answer)
-  redis.call('LTRIM', answers, -max_answers, -1)
-  redis.call('PEXPIRE', answers, ttl_ms)
+  if answer ~= '' then
+    redis.call('RPUSH', answers, answer)
+    redis.call('LTRIM', answers, -max_answers, -1)
+    redis.call('PEXPIRE', answers, ttl_ms)
+  end
   redis.call('SET', language, lang, 'PX', ttl_ms)
 end
