@@ -1,12 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ENVIRONMENTS, type Environment } from './environment.ts';
 import type { FairSharesConfig } from './fair-shares-config.ts';
 import type { RedisTarget } from './redis-target.ts';
 import type { CorsOrigins } from './cors-origins.ts';
 import type { ResourceConfig } from './resource-config.ts';
 import type { TracesSamplerConfig } from './sampler-config.ts';
 
-export const ENVIRONMENTS = ['local', 'qa', 'staging', 'prod'] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
 
 export const PARTIES = ['engine', 'translate', 'handoff', 'graphql', 'propertyApi'] as const;
 export type Party = (typeof PARTIES)[number];

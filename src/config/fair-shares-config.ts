@@ -3,7 +3,7 @@
  * concurrency ceilings per client and per organisation, the share of a call's time it may wait for
  * a party's connection, where /metrics is served, and whether unsigned handoffs are allowed in prod.
  */
-import type { Environment } from './config.schema.ts';
+import type { Environment } from './environment.ts';
 import { ConfigError, envBoolean, envInteger, envOptionalString, type Env } from './env-parsers.ts';
 
 /**

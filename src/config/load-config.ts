@@ -11,7 +11,8 @@ import { parseCorsOrigins } from './cors-origins.ts';
 import { checkKeyKinds, parsePublishableKeys } from './publishable-keys.ts';
 import { readResourceConfig } from './resource-config.ts';
 import { readTracesSampler } from './sampler-config.ts';
-import { ConfigFileSchema, ENVIRONMENTS, type Config, type ConfigFile, type Party } from './config.schema.ts';
+import { ConfigFileSchema, type Config, type ConfigFile, type Party } from './config.schema.ts';
+import { ENVIRONMENTS } from './environment.ts';
 import {
   ConfigError,
   checkUrl,
