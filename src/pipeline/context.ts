@@ -2,7 +2,7 @@ import type { ChatRequest, HistoryItem } from '../../schemas/chat-request.schema
 import type { AgentHandoff, ChatResponse } from '../../schemas/chat-response.schema.ts';
 import type { EngineReply, Language } from '../../schemas/engine.schema.ts';
 import type { Contact } from '../../schemas/handoff.schema.ts';
-import type { SessionEntry } from '../cache/session-cache.ts';
+import type { SessionEntry } from './session-cache-port.ts';
 import type { ReplyTextSink } from './ports.ts';
 
 /** The reply as it will be delivered: formatted, and translated when the reply language asks for it. */

@@ -8,7 +8,7 @@ import type {
 } from '../../schemas/graphql.schema.ts';
 import type { Handoff } from '../../schemas/handoff.schema.ts';
 import type { FloorPlan, TimeSlot, Unit } from '../../schemas/property-api.schema.ts';
-import type { SessionCache } from '../cache/session-cache.ts';
+import type { SessionCache } from './session-cache-port.ts';
 
 /*
  * The ports the steps depend on. Concrete clients (src/clients) implement them; tests hand in fakes.

@@ -1,5 +1,5 @@
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
-import { sessionNameOfKey, type SessionKey } from '../cache/session-cache.ts';
+import { sessionNameOfKey, type SessionKey } from './session-cache-port.ts';
 
 /** The literal session id callers send when they have none; it names no real session. */
 export const PLACEHOLDER_SESSION_ID = 'fake_service_session_id';
@@ -19,7 +19,7 @@ export function sessionKeyOf(request: SessionOf): SessionKey {
   return { orgId: request.orgId, propertyId: request.propertyId, sessionId };
 }
 
-/** The session as one string (turn queue, rate limits, the hash tag of its Redis keys): session-cache.ts `sessionNameOfKey`. */
+/** The session as one string (turn queue, rate limits, the hash tag of its Redis keys): session-cache-port.ts `sessionNameOfKey`. */
 export function sessionNameOf(request: SessionOf): string {
   return sessionNameOfKey(sessionKeyOf(request));
 }
