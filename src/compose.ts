@@ -20,6 +20,7 @@ import { PartySlots } from './clients/party-slots.ts';
 import { createPropertyApiClient } from './clients/property-api-client.ts';
 import { createTranslateClient } from './clients/translate-client.ts';
 import { PARTIES, type Config, type Party } from './config/config.schema.ts';
+import { configuredRedisServer } from './config/redis-target.ts';
 import { explainBusyPort, explainMissingLocalStack } from './config/start-up-errors.ts';
 import { extractContact, warmUpContacts } from './contacts/find-contact.ts';
 import { createHandoffOutbox, type OutboxTuning } from './outbox/create-handoff-outbox.ts';
@@ -30,6 +31,7 @@ import type { Deps, Logger } from './pipeline/ports.ts';
 import type { ChatGuards } from './http/routes.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
 import type { RedisClient } from './shared-state/redis-connection.ts';
+import type { ScriptTelemetry } from './shared-state/redis-script.ts';
 import { createReplicaAcks, type ReplicaAcks } from './shared-state/replica-ack.ts';
 import { createReplicationEvents } from './telemetry/replication-metrics.ts';
 import { createRequestMetrics } from './telemetry/request-metrics.ts';
@@ -221,8 +223,15 @@ interface ComposedGuards {
  * a Redis configured (any topology) on one shared-state connection (the session cache keeps its own). A Redis fault falls back to
  * in-process state for that request, with a warning and a metric, never a failed chat (6.8).
  */
-async function composeChatGuards(config: Config, logger: Logger, metrics: Metrics, replicaAcks: ReplicaAcks | undefined): Promise<ComposedGuards> {
+async function composeChatGuards(config: Config, logger: Logger, metrics: Metrics, replicaAcks: ReplicaAcks | undefined, tracer: Tracer): Promise<ComposedGuards> {
   const requestMetrics = createRequestMetrics(metrics.registry);
+  // Each Redis script call of a chat: the latency histogram, and a CLIENT span under the chat's span.
+  const server = config.redis === undefined ? undefined : configuredRedisServer(config.redis);
+  const redisTelemetry: ScriptTelemetry = {
+    observe: requestMetrics.observeRedisCall,
+    tracer,
+    server: server === undefined ? undefined : { address: server.host, port: server.port },
+  };
   // ioredis is loaded only when Redis is configured.
   const sharedState = config.redis === undefined ? undefined : await import('./shared-state/redis-connection.ts');
   const redis = config.redis === undefined || sharedState === undefined ? undefined : sharedState.connectRedis(config.redis, {
@@ -235,7 +244,7 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
     requestTimeoutMs: config.requestTimeoutMs,
     maxKeys: config.idempotencyMaxKeys,
     maxBytes: config.idempotencyMaxBytes,
-    observeRedis: requestMetrics.observeRedisCall,
+    redisTelemetry,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('idempotency');
@@ -246,12 +255,12 @@ async function composeChatGuards(config: Config, logger: Logger, metrics: Metric
   const turns = createSessionTurns({
     redis,
     sessionTtlSeconds: config.cacheTtlSeconds,
+    redisTelemetry,
     events: {
       fallback: (operation, err) => {
         requestMetrics.countSharedStateFallback('turns');
         logger.warn({ operation, reason: err.message }, 'session turn queue unavailable; this request keeps in-process order only (and rate limits kept per instance)');
       },
-      redisCall: requestMetrics.observeRedisCall,
       leaseExpired: () => {
         requestMetrics.countLeaseExpired();
         logger.warn({}, 'a session turn outlived its lease');
@@ -335,7 +344,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
   const replicationEvents = createReplicationEvents(metrics.registry, logger);
   const replicaAcks = config.redis === undefined ? undefined : createReplicaAcks(config.redis.wait, replicationEvents, Date.now, config.redis.kind !== 'cluster');
   const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, replicaAcks, poolConnections);
-  const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics, replicaAcks);
+  const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics, replicaAcks, tracing.tracer);
   const concurrency = composeConcurrency(config, guarded.redis, traceScopedLogger(logger), metrics);
   if (config.handoffUnsigned && config.handoffSigningSecrets.length === 0) {
     logger.warn({ environment: config.environment }, 'HANDOFF_UNSIGNED=true: handoffs (visitors\' contact details) are delivered without a signature');

@@ -164,3 +164,20 @@ function onlyWith<T extends RedisTarget>(env: Env, topology: string, target: T):
   }
   return target;
 }
+
+/**
+ * The Redis server as the configuration names it, for spans (`server.address`, `server.port`): REDIS_URL's
+ * host (never its credentials), or the first Sentinel or Cluster seed node listed. Undefined for a
+ * URL that does not parse (a Unix socket path, say).
+ */
+export function configuredRedisServer(target: RedisTarget): RedisNodeAddress | undefined {
+  if (target.kind === 'sentinel') return target.sentinels[0];
+  if (target.kind === 'cluster') return target.nodes[0];
+  try {
+    const url = new URL(target.url);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    return host === '' ? undefined : { host, port: url.port === '' ? 6379 : Number(url.port) };
+  } catch {
+    return undefined;
+  }
+}

@@ -6,6 +6,7 @@
  */
 import type { RedisClient } from '../shared-state/redis-connection.ts';
 import type { ReplicaAcks } from '../shared-state/replica-ack.ts';
+import type { ScriptReporting } from '../shared-state/redis-script.ts';
 import {
   silentIdempotencyEvents,
   type Claim, type HeldClaim, type IdempotencyStore, type IdempotencyStoreEvents, type PreparedClaim,
@@ -32,8 +33,8 @@ export interface IdempotencyStoreConfig {
   /** IDEMPOTENCY_MAX_BYTES: heap the kept answers may hold. */
   readonly maxBytes?: number;
   readonly events?: IdempotencyStoreEvents;
-  /** Told of every Redis script call (the Redis latency metric). */
-  readonly observeRedis?: ((script: string, seconds: number, ok: boolean) => void) | undefined;
+  /** Told of every Redis script call (the Redis latency metric, and its span under a chat's). */
+  readonly redisTelemetry?: ScriptReporting | undefined;
 }
 
 export interface IdempotencyStores extends IdempotencyStore {
@@ -69,7 +70,7 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
     client: config.redis,
     ttlSeconds: config.ttlSeconds,
     claimMs,
-    observe: config.observeRedis,
+    telemetry: config.redisTelemetry,
     ...(config.replicaAcks === undefined ? {} : { replicaAcks: config.replicaAcks }),
   });
   /**

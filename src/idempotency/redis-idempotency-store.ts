@@ -17,7 +17,7 @@ import { readLuaFile } from '../shared-state/lua-file.ts';
 import type { RedisClient } from '../shared-state/redis-connection.ts';
 import { noReplicaAcks, type ReplicaAcks } from '../shared-state/replica-ack.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
-import { redisScript, type ScriptObserver } from '../shared-state/redis-script.ts';
+import { redisScript, reportedRedisCall, type ScriptReporting } from '../shared-state/redis-script.ts';
 import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer, PreparedClaim } from './idempotency-store.ts';
 
 export interface RedisIdempotencyOptions {
@@ -28,8 +28,8 @@ export interface RedisIdempotencyOptions {
   readonly claimMs: number;
   /** Key namespace, so that several services can share one Redis. */
   readonly keyPrefix?: string;
-  /** Told of every script call (the Redis latency metric). */
-  readonly observe?: ScriptObserver | undefined;
+  /** Told of every script call (the Redis latency metric), and its span under a chat's. */
+  readonly telemetry?: ScriptReporting | undefined;
 }
 
 interface Stored {
@@ -70,9 +70,12 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
   const prefix = options.keyPrefix ?? 'chat-adapter:idempotency:';
   const ttlMs = options.ttlSeconds * 1000;
   const acks = options.replicaAcks ?? noReplicaAcks;
-  const claimKey = redisScript(client, 'idempotencyClaim', 1, IDEMPOTENCY_SCRIPTS.claim, options.observe);
-  const replaceIfOwned = redisScript(client, COMPLETE_SCRIPT, 1, IDEMPOTENCY_SCRIPTS.complete, options.observe);
-  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, IDEMPOTENCY_SCRIPTS.release, options.observe);
+  const claimKey = redisScript(client, 'idempotencyClaim', 1, IDEMPOTENCY_SCRIPTS.claim, options.telemetry);
+  const replaceIfOwned = redisScript(client, COMPLETE_SCRIPT, 1, IDEMPOTENCY_SCRIPTS.complete, options.telemetry);
+  const deleteIfOwned = redisScript(client, 'idempotencyRelease', 1, IDEMPOTENCY_SCRIPTS.release, options.telemetry);
+  // The kept answer and its WAIT: one pipeline, timed and traced as one call of the script.
+  const reported = reportedRedisCall(client, options.telemetry);
+  const keepCall = { operation: 'PIPELINE', script: COMPLETE_SCRIPT, batchSize: 2 } as const;
   /** The kept answer's write, followed in the same round trip by WAIT when replicas are wanted. */
   const keep = async (key: string, args: readonly (string | number)[]): Promise<void> => {
     if (!acks.wanted('idempotency')) {
@@ -83,13 +86,9 @@ export function createRedisIdempotencyStore(options: RedisIdempotencyOptions): R
     const pipeline = client.pipeline();
     (pipeline as unknown as Record<string, (...a: (string | number)[]) => unknown>)[COMPLETE_SCRIPT]!(key, ...args);
     acks.append(pipeline);
-    const started = performance.now();
-    const results = await pipeline.exec().catch((err: unknown) => {
-      options.observe?.(COMPLETE_SCRIPT, (performance.now() - started) / 1000, false);
-      throw err;
-    });
+    const send = () => pipeline.exec();
+    const results = reported === undefined ? await send() : await reported(keepCall, send, (replies) => (replies?.[0] === undefined ? new Error('no reply') : (replies[0][0] ?? undefined)));
     const written = results?.[0];
-    options.observe?.(COMPLETE_SCRIPT, (performance.now() - started) / 1000, written !== undefined && written[0] === null);
     if (written === undefined) throw new Error('idempotency answer not written: no reply');
     if (written[0] !== null) throw written[0];
     acks.settle(results, 'idempotency');

@@ -4,7 +4,7 @@
  * advises, because they may change between minor versions. The stable ones are copied too (stable
  * names never change): importing them would load the package's ES module build next to the
  * CommonJS build the OpenTelemetry SDK loads, a second copy of its attribute tables (about 1 MiB
- * resident) for eleven strings. test/telemetry/attribute-names.test.ts checks them against the package.
+ * resident) for a few strings. test/telemetry/attribute-names.test.ts checks them against the package.
  */
 export const ATTR_ERROR_TYPE = 'error.type';
 export const ATTR_HTTP_REQUEST_METHOD = 'http.request.method';
@@ -21,6 +21,14 @@ export const ATTR_CLIENT_ADDRESS = 'client.address';
 export const ATTR_USER_AGENT_ORIGINAL = 'user_agent.original';
 export const ATTR_NETWORK_PROTOCOL_VERSION = 'network.protocol.version';
 export const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
+export const ATTR_NETWORK_PEER_ADDRESS = 'network.peer.address';
+export const ATTR_NETWORK_PEER_PORT = 'network.peer.port';
+/** Database client spans (the chat's Redis calls, redis-span.ts). */
+export const ATTR_DB_SYSTEM_NAME = 'db.system.name';
+export const ATTR_DB_OPERATION_NAME = 'db.operation.name';
+export const ATTR_DB_OPERATION_BATCH_SIZE = 'db.operation.batch.size';
+export const ATTR_DB_STORED_PROCEDURE_NAME = 'db.stored_procedure.name';
+export const ATTR_DB_RESPONSE_STATUS_CODE = 'db.response.status_code';
 
 /** The party a CLIENT span calls (engine, graphql, ...): `peer.service` is deprecated in 1.45 for it. */
 export const ATTR_SERVER_SERVICE_NAME = 'server.service.name';

@@ -7,6 +7,7 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import type { SessionEntry, SessionKey, Turn } from '../cache/session-cache.ts';
+import type { ScriptReporting } from '../shared-state/redis-script.ts';
 import { createLocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type RateWindows, type WindowCount } from './rate-windows.ts';
 import { sharedTurns } from './shared-session-turns.ts';
@@ -81,13 +82,13 @@ export interface SessionTurnEvents {
   fallback(operation: string, err: Error): void;
   /** A turn outlived its lease (the next message elsewhere may have started). */
   leaseExpired(): void;
-  /** Every Redis script call: its name, seconds from send to reply, whether Redis answered. */
-  redisCall?: (script: string, seconds: number, ok: boolean) => void;
 }
 
 export interface SessionTurnsConfig {
   readonly redis?: Redis | Cluster | undefined;
   readonly events?: SessionTurnEvents;
+  /** Told of every Redis script call (the Redis latency metric, and its span under a chat's). */
+  readonly redisTelemetry?: ScriptReporting | undefined;
   /**
    * CACHE_TIMEOUT: with it, the shared queue reads the session with the turn and stores the turn
    * with the leave (the session cache's keys and writes); without it the cache does both.
@@ -100,7 +101,7 @@ const NONE: readonly WindowCount[] = [];
 
 export function createSessionTurns(config: SessionTurnsConfig = {}): SessionTurns {
   const local = createLocalTurnQueue();
-  if (config.redis !== undefined) return sharedTurns(local, config.redis, config.events ?? silent, config.sessionTtlSeconds);
+  if (config.redis !== undefined) return sharedTurns(local, config.redis, config.events ?? silent, config.sessionTtlSeconds, config.redisTelemetry);
   return {
     get activeSessions() {
       return local.activeSessions;

@@ -23,7 +23,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { sessionKeysOfSlot, sessionSlot, SESSION_KEY_PREFIX, type SessionWrite } from '../cache/redis-session-data.ts';
 import { MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES } from '../cache/session-cache.ts';
 import { readLuaFile } from '../shared-state/lua-file.ts';
-import { redisScript, type ScriptObserver } from '../shared-state/redis-script.ts';
+import { redisScript, type ScriptReporting } from '../shared-state/redis-script.ts';
 import type { WindowCount } from './rate-windows.ts';
 
 const LUA_DIR = new URL('./lua/', import.meta.url).pathname;
@@ -119,11 +119,11 @@ function leaveArgs(token: string, how: Leave): (string | number)[] {
   return [token, 'store', ttlMs, MAX_SESSION_MESSAGES, MAX_SESSION_ANSWERS, write.language, write.answer ?? '', write.messages[0], write.messages[1]];
 }
 
-export function createRedisTurnQueue(client: Redis | Cluster, keyPrefix = SESSION_KEY_PREFIX, observe?: ScriptObserver): RedisTurnQueue {
-  const begin = redisScript(client, 'chatBegin', 7, TURN_SCRIPTS.begin, observe);
-  const end = redisScript(client, 'chatEnd', 7, TURN_SCRIPTS.end, observe);
-  const poll = redisScript(client, 'turnPoll', 5, TURN_SCRIPTS.poll, observe);
-  const renew = redisScript(client, 'turnRenew', 3, TURN_SCRIPTS.renew, observe);
+export function createRedisTurnQueue(client: Redis | Cluster, keyPrefix = SESSION_KEY_PREFIX, telemetry?: ScriptReporting): RedisTurnQueue {
+  const begin = redisScript(client, 'chatBegin', 7, TURN_SCRIPTS.begin, telemetry);
+  const end = redisScript(client, 'chatEnd', 7, TURN_SCRIPTS.end, telemetry);
+  const poll = redisScript(client, 'turnPoll', 5, TURN_SCRIPTS.poll, telemetry);
+  const renew = redisScript(client, 'turnRenew', 3, TURN_SCRIPTS.renew, telemetry);
   const keys = (session: string) => turnQueueKeys(keyPrefix, session);
   const ms = (leaseMs: number) => Math.max(1, Math.ceil(leaseMs));
   return {

@@ -19,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster, Redis } from 'ioredis';
 import { sessionEntryOf, sessionWriteOf } from '../cache/redis-session-data.ts';
 import { isCommandTimeout } from '../shared-state/command-timeout.ts';
+import type { ScriptReporting } from '../shared-state/redis-script.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
 import type { SessionRead, SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './create-session-turns.ts';
 import type { LocalTurn, LocalTurnQueue } from './local-turn-queue.ts';
@@ -41,9 +42,15 @@ interface Started {
   readonly claimed: boolean;
 }
 
-export function sharedTurns(local: LocalTurnQueue, redis: Redis | Cluster, events: SessionTurnEvents, sessionTtlSeconds: number | undefined): SessionTurns {
-  const shared = createRedisTurnQueue(redis, undefined, events.redisCall);
-  const windows = createSharedWindows(redis, undefined, events.redisCall);
+export function sharedTurns(
+  local: LocalTurnQueue,
+  redis: Redis | Cluster,
+  events: SessionTurnEvents,
+  sessionTtlSeconds: number | undefined,
+  telemetry?: ScriptReporting,
+): SessionTurns {
+  const shared = createRedisTurnQueue(redis, undefined, telemetry);
+  const windows = createSharedWindows(redis, undefined, telemetry);
   const entryEvents = { failed: (operation: string, err: Error) => events.fallback(operation, err), leaseLost: () => events.leaseExpired() };
   const ttlMs = sessionTtlSeconds === undefined ? undefined : Math.ceil(sessionTtlSeconds * 1000);
 

@@ -7,7 +7,7 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { readLuaFile } from '../shared-state/lua-file.ts';
-import { redisScript, type ScriptObserver } from '../shared-state/redis-script.ts';
+import { redisScript, type ScriptReporting } from '../shared-state/redis-script.ts';
 import type { RateWindow, WindowCount } from './rate-windows.ts';
 
 /** The script of a shared window's count (tests name what Redis saw by it). */
@@ -25,8 +25,8 @@ export interface SharedWindows {
 /** The counter of a window: its key in a hash tag of its own (base64url: no brace can end the tag early). */
 export const windowKey = (prefix: string, window: RateWindow): string => `${prefix}{rate:${Buffer.from(window.key).toString('base64url')}}`;
 
-export function createSharedWindows(client: Redis | Cluster, prefix = RATE_KEY_PREFIX, observe?: ScriptObserver): SharedWindows {
-  const script = redisScript(client, 'countWindow', 1, COUNT_WINDOW, observe);
+export function createSharedWindows(client: Redis | Cluster, prefix = RATE_KEY_PREFIX, telemetry?: ScriptReporting): SharedWindows {
+  const script = redisScript(client, 'countWindow', 1, COUNT_WINDOW, telemetry);
   const uncountOne = (window: RateWindow) => script([windowKey(prefix, window)], [0, 1]).catch(() => {});
   return {
     async count(windows, windowMs) {

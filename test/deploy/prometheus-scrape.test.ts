@@ -4,7 +4,8 @@
  * OpenMetrics and stores the exemplars, every name the alerts and the dashboard query has series,
  * a streamed chat that failed is stored as a 503 of mode "stream", every rule evaluates without an
  * error, and a quiet healthy service fires no alert. (Each alert firing on its failure is proven by
- * the rule unit tests, promtool.test.ts: their windows are minutes long.)
+ * the rule unit tests, promtool.test.ts, and on real failures by the on-call test,
+ * oncall-alerts.oncall.ts, with the rules time-compressed: their windows are minutes long.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
  * A real redis-server for tests, on a free loopback port, without persistence unless asked (then
  * as docs/operations.md#redis advises for production: AOF, `noeviction`). `stop()` (SIGKILL) and `start()` can
- * be called mid-test to take Redis away and bring it back on the same port.
+ * be called mid-test to take Redis away and bring it back on the same port; `pause()` (SIGSTOP) stalls
+ * it with its connections open (commands time out, nothing is refused) until `resume()`.
  * The binary is the one test/support/global-setup.ts found or fetched for this run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,6 +19,8 @@ export interface TestRedis {
   readonly url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+  pause(): void;
+  resume(): void;
 }
 
 export interface TestRedisOptions {
@@ -64,5 +67,12 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
   }
 
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, start, stop };
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    start,
+    stop,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
+  };
 }

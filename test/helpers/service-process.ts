@@ -22,8 +22,16 @@ export interface ServiceProcess {
   untilOutput(text: string, ms?: number): Promise<void>;
 }
 
-export function spawnService(env: Record<string, string>, nodeArgs: readonly string[] = []): ServiceProcess {
-  const child = spawn(process.execPath, [...nodeArgs, SERVICE_ENTRY], {
+export interface SpawnOptions {
+  /** The process's open-files limit (`ulimit -n`), as a pod's could be: the service fits its pools under it. */
+  readonly openFilesLimit?: number;
+}
+
+export function spawnService(env: Record<string, string>, nodeArgs: readonly string[] = [], options: SpawnOptions = {}): ServiceProcess {
+  const command = [process.execPath, ...nodeArgs, SERVICE_ENTRY];
+  // Through sh only to lower the limit: `exec` leaves the service with the shell's pid.
+  const [program, ...args] = options.openFilesLimit === undefined ? command : ['/bin/sh', '-c', 'ulimit -n "$0" && exec "$@"', String(options.openFilesLimit), ...command];
+  const child = spawn(program!, args, {
     cwd: REPO_ROOT,
     // PATH and HOME only: nothing of the test runner's own environment leaks into the configuration.
     // No browser port unless a test names one: `local`'s default 6080 is fixed, and two checkouts
