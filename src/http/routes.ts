@@ -19,7 +19,7 @@ import { OPENMETRICS_CONTENT_TYPE, wantsOpenMetrics } from '../telemetry/open-me
 import { untracedRequestId } from '../telemetry/server-span.ts';
 import { stepSpans } from '../telemetry/step-span.ts';
 import { takeLatency } from './request-latency.ts';
-import type { SessionTurns } from '../turns/create-session-turns.ts';
+import type { SessionTurns } from '../turns/session-turns.ts';
 import { turnSessionCache } from '../turns/turn-session-cache.ts';
 import { createChatTurns } from '../turns/chat-turns.ts';
 import { chatAdmission } from './chat-admission.ts';

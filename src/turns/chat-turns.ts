@@ -18,7 +18,7 @@
 import type { Claim, HeldClaim, IdempotencyStore, KeptAnswer } from '../idempotency/idempotency-store.ts';
 import type { SessionKey } from '../cache/session-cache.ts';
 import type { RateWindows, WindowCount } from './rate-windows.ts';
-import type { SessionTurn, SessionTurns, TurnSession } from './create-session-turns.ts';
+import type { SessionTurn, SessionTurns, TurnSession } from './session-turns.ts';
 
 /** What admission needs to know of one validated chat. */
 export interface ChatFacts {

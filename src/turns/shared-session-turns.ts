@@ -21,7 +21,7 @@ import { sessionEntryOf, sessionWriteOf } from '../cache/redis-session-data.ts';
 import { isCommandTimeout } from '../shared-state/command-timeout.ts';
 import type { ScriptReporting } from '../shared-state/redis-script.ts';
 import { ownerToken } from '../shared-state/owner-token.ts';
-import type { SessionRead, SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './create-session-turns.ts';
+import type { SessionRead, SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './session-turns.ts';
 import type { LocalTurn, LocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type WindowCount } from './rate-windows.ts';
 import { createRedisTurnQueue, type BeginReply, type Leave, type RawSession } from './redis-turn-queue.ts';

@@ -7,7 +7,7 @@
  * service's cache.
  */
 import type { SessionCache } from '../cache/session-cache.ts';
-import type { TurnSession } from './create-session-turns.ts';
+import type { TurnSession } from './session-turns.ts';
 
 export function turnSessionCache(base: SessionCache, session: TurnSession): SessionCache {
   if (session.kind === 'stalled') {

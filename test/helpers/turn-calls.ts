@@ -2,7 +2,7 @@
  * The turn calls tests make one at a time, through the same entry points a chat uses (the start
  * script, the poll, the start of a turn), so no part of the queue exists for tests alone.
  */
-import type { SessionTurn, SessionTurns } from '../../src/turns/create-session-turns.ts';
+import type { SessionTurn, SessionTurns } from '../../src/turns/session-turns.ts';
 import { turnQueueKeys, type PollResult, type RedisTurnQueue } from '../../src/turns/redis-turn-queue.ts';
 import { SESSION_KEY_PREFIX } from '../../src/cache/redis-session-data.ts';
 import { sessionNameOf, type SessionOf } from '../../src/pipeline/session-key.ts';

@@ -6,7 +6,8 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createSessionTurns, type SessionTurns } from '../../src/turns/create-session-turns.ts';
+import { createSessionTurns } from '../../src/turns/create-session-turns.ts';
+import type { SessionTurns } from '../../src/turns/session-turns.ts';
 import { useRedisConnections } from '../helpers/redis-connections.ts';
 import { acquire } from '../helpers/turn-calls.ts';
 import { turnQueueKeysIn } from '../helpers/turn-calls.ts';

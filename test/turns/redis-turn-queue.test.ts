@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createSessionTurns, type SessionTurn } from '../../src/turns/create-session-turns.ts';
+import { createSessionTurns } from '../../src/turns/create-session-turns.ts';
+import type { SessionTurn } from '../../src/turns/session-turns.ts';
 import { createRedisTurnQueue, turnQueueKeys } from '../../src/turns/redis-turn-queue.ts';
 import { SESSION_KEY_PREFIX } from '../../src/cache/redis-session-data.ts';
 import { freePort } from '../helpers/redis-server.ts';
