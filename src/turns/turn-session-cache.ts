@@ -1,5 +1,5 @@
 /**
- * The session cache as one chat sees it through its turn (create-session-turns.ts `TurnSession`).
+ * The session cache as one chat sees it through its turn (session-turns.ts `TurnSession`).
  * While the turn holds the shared queue's lease, the session read with the turn is served without
  * asking Redis again, and the turn's record is handed to the turn, which stores it with its leave,
  * before the session's next message can read it. When Redis stalled the chat's start, Redis is not
