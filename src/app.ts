@@ -13,7 +13,7 @@ import { chatCors } from './http/cors.ts';
 import { TRACE_RESPONSE_HEADER, traceResponse } from './http/trace-response.ts';
 import { connectionServerOptions, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.ts';
 import { registerDocs } from './http/docs.ts';
-import { errorReply } from './http/error-replies.ts';
+import { errorReply, sendError } from './http/error-replies.ts';
 import { adminRoutes, type AdminRoutesOptions } from './http/admin-routes.ts';
 import { acceptJsonOnly } from './http/json-body.ts';
 import { overload } from './http/overload.ts';
@@ -143,7 +143,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // refused at once in the detail shape, its connection closed: the balancer sends it elsewhere.
     // (Here rather than in a hook of its own: one hook less for every request.)
     if (!closing) return done();
-    void reply.code(503).header('retry-after', '1').send({ detail: 'Service shutting down' });
+    sendError(reply, 503, 'Service shutting down', { 'retry-after': '1' });
   });
   // docs/api.md#limits, set once here for every answer (routes, plugins, errors, 404s): browsers never
   // guess a content type; chat answers (visitor text, contact details) are never cached on the way.
@@ -192,7 +192,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((_request, reply) => {
-    void reply.code(404).send({ detail: 'Not Found' });
+    sendError(reply, 404, 'Not Found');
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -206,8 +206,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (request.timings.length > 0) {
       void reply.header('server-timing', serverTiming(takeLatency(request, false)));
     }
-    if (mapped.retryAfterSeconds !== undefined) void reply.header('retry-after', mapped.retryAfterSeconds);
-    void reply.code(mapped.status).send(mapped.body);
+    sendError(reply, mapped.status, mapped.detail, mapped.retryAfterSeconds === undefined ? undefined : { 'retry-after': mapped.retryAfterSeconds });
   });
 
   // The gate, in this order, before any route: overload (onRequest), caller key (onRequest: 401;

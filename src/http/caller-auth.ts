@@ -13,6 +13,7 @@ import { ATTR_CALLER } from '../telemetry/attributes.ts';
 import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-key.ts';
 import { chatRouteMatcher, turnRouteMatcher } from './chat-route.ts';
 import type { PublishableKeyEntry } from '../config/config.schema.ts';
+import { sendError } from './error-replies.ts';
 import { isPublishableToken, publishableKeyCheck } from './publishable-keys.ts';
 
 /** One CALLER_API_KEYS entry (src/config/caller-keys.ts parses them). */
@@ -72,7 +73,7 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
     // A browser's publishable key (pk_...) counts only from one of its origins.
     const caller = isPublishableToken(token) ? publishable(token, request.headers.origin) : callers[matchKey(token, digests)];
     if (caller === undefined) {
-      void reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
+      sendError(reply, 401, 'Unauthorized', { 'www-authenticate': 'Bearer' });
       return;
     }
     request.caller = caller;
@@ -91,7 +92,7 @@ const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, opti
       done();
       return;
     }
-    void reply.code(403).send({ detail: 'Forbidden' });
+    sendError(reply, 403, 'Forbidden');
   });
 };
 

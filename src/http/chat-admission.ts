@@ -26,6 +26,7 @@ import { sessionKeyOf, sessionNameOf } from '../pipeline/session-key.ts';
 import { recordTimedSpan } from '../telemetry/step-span.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
 import type { Admission, ChatTurn, ChatTurns } from '../turns/chat-turns.ts';
+import { sendError } from './error-replies.ts';
 import { continueUnlessAnswered } from './hook-outcome.ts';
 import { IDEMPOTENCY_HEADER, idempotencyHeaderLines, parseIdempotencyKey } from './idempotency-key-header.ts';
 import { answerRateLimits } from './rate-limits.ts';
@@ -105,10 +106,10 @@ export function chatAdmission(settings: ChatAdmissionSettings): ChatAdmissionHoo
         void reply.code(admission.answer.status).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').send(admission.answer.body);
         return false;
       case 'in_flight':
-        void reply.code(409).header('retry-after', '1').send({ detail: IN_FLIGHT_DETAIL });
+        sendError(reply, 409, IN_FLIGHT_DETAIL, { 'retry-after': '1' });
         return false;
       case 'mismatch':
-        void reply.code(422).send({ detail: MISMATCH_DETAIL });
+        sendError(reply, 422, MISMATCH_DETAIL);
         return false;
       case 'refused':
         return answerRateLimits(reply, admission.counts);
@@ -116,12 +117,12 @@ export function chatAdmission(settings: ChatAdmissionSettings): ChatAdmissionHoo
         answerRateLimits(reply, admission.counts);
         recordWait(request, started, false);
         const latency = latencyFrom(request.timings, performance.now() - request.startedAt, false);
-        void reply.code(503).header('retry-after', '1').header('server-timing', serverTiming(latency)).send({ detail: SESSION_BUSY_DETAIL });
+        sendError(reply, 503, SESSION_BUSY_DETAIL, { 'retry-after': '1', 'server-timing': serverTiming(latency) });
         return false;
       }
       case 'gone':
         recordWait(request, started, false);
-        void reply.code(CALLER_GONE_STATUS).send({ detail: 'the caller closed the connection before the chat started' });
+        sendError(reply, CALLER_GONE_STATUS, 'the caller closed the connection before the chat started');
         return false;
       case 'turn':
         // Held by the request at once: whatever fails next, onSend or onResponse ends it.

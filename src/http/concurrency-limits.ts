@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Admission, CeilingCount, CeilingName, ConcurrencyCeilings } from '../fairness/concurrency-ceilings.ts';
 import { chatRouteMatcher } from './chat-route.ts';
+import { sendError } from './error-replies.ts';
 
 export const CONCURRENCY_RETRY_AFTER_S = 1;
 
@@ -64,7 +65,7 @@ const concurrencyLimitsPlugin: FastifyPluginAsync<ConcurrencyLimitOptions> = asy
       return true;
     }
     options.onRefused?.(admission.ceiling);
-    void reply.code(429).header('retry-after', CONCURRENCY_RETRY_AFTER_S).send({ detail: refusalDetail(admission.ceiling) });
+    sendError(reply, 429, refusalDetail(admission.ceiling), { 'retry-after': CONCURRENCY_RETRY_AFTER_S });
     return false;
   };
 

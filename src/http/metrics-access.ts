@@ -9,6 +9,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-key.ts';
+import { sendError } from './error-replies.ts';
 
 export interface MetricsAccessOptions {
   readonly routePrefix: string;
@@ -27,11 +28,11 @@ const metricsAccessPlugin: FastifyPluginAsync<MetricsAccessOptions> = async (app
   app.addHook('onRequest', (request, reply, done) => {
     if (!urls.has(request.routeOptions.url ?? '')) return done();
     if (options.servedElsewhere) {
-      void reply.code(404).send({ detail: 'Not Found' });
+      sendError(reply, 404, 'Not Found');
       return;
     }
     if (matchKey(bearerToken(soleAuthorization(request.raw.rawHeaders)), digests) !== -1) return done();
-    void reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
+    sendError(reply, 401, 'Unauthorized', { 'www-authenticate': 'Bearer' });
   });
 };
 

@@ -16,8 +16,9 @@
  */
 import underPressure from '@fastify/under-pressure';
 import fp from 'fastify-plugin';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { chatRouteMatcher } from './chat-route.ts';
+import { sendError } from './error-replies.ts';
 
 /** Seconds a refused caller is asked to wait; the state is measured again every second. */
 export const OVERLOAD_RETRY_AFTER_S = 5;
@@ -59,17 +60,13 @@ const overloadPlugin: FastifyPluginAsync<OverloadOptions> = async (app, options)
     clearTimeout(arm);
     done();
   });
-  // under-pressure sends what the handler returns; undefined lets the request through.
-  const refuseChats = (request: FastifyRequest, reply: FastifyReply): { detail: string } | undefined => {
-    if (!armed || !isChat(request)) return undefined;
+  // under-pressure only samples here (no threshold given, so it adds no hook of its own): the
+  // refusal is this hook's, sent like every other error answer.
+  await app.register(underPressure);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!armed || app.memoryUsage().eventLoopDelay <= maxEventLoopDelay || !isChat(request)) return done();
     options.onShed?.('event_loop_delay');
-    void reply.code(503).header('retry-after', OVERLOAD_RETRY_AFTER_S);
-    return { detail: 'Service overloaded' };
-  };
-  await app.register(underPressure, {
-    maxEventLoopDelay,
-    retryAfter: OVERLOAD_RETRY_AFTER_S,
-    pressureHandler: refuseChats as (request: FastifyRequest, reply: FastifyReply) => void,
+    sendError(reply, 503, 'Service overloaded', { 'retry-after': OVERLOAD_RETRY_AFTER_S });
   });
 };
 

@@ -20,6 +20,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionNameOf, type SessionOf } from '../pipeline/session-key.ts';
 import type { RateWindow, RateWindows, WindowCount } from '../turns/rate-windows.ts';
 import { chatRouteMatcher } from './chat-route.ts';
+import { sendError } from './error-replies.ts';
 import { inProcessWindowCounter } from './rate-limit-store.ts';
 
 const WINDOW_MS = 60_000;
@@ -61,7 +62,7 @@ export function answerRateLimits(reply: FastifyReply, counts: readonly WindowCou
     if (count.current > count.max) {
       const seconds = Math.max(1, Math.ceil(count.ttlMs / 1000));
       setHeaders(reply, count.max, 0, seconds);
-      void reply.header('retry-after', seconds).code(429).send({ detail: 'Too Many Requests' });
+      sendError(reply, 429, 'Too Many Requests', { 'retry-after': seconds });
       return false;
     }
     if (tightest === undefined || remaining < tightest.remaining) tightest = { count, remaining };

@@ -23,6 +23,7 @@ import type { SessionTurns } from '../turns/create-session-turns.ts';
 import { turnSessionCache } from '../turns/turn-session-cache.ts';
 import { createChatTurns } from '../turns/chat-turns.ts';
 import { chatAdmission } from './chat-admission.ts';
+import { sendError } from './error-replies.ts';
 import { spanScoped } from './span-scoped-hooks.ts';
 import { wantsEventStream } from './stream-accept.ts';
 import { streamedChat } from './stream-chat.ts';
@@ -138,7 +139,7 @@ export function registerRoutes(deps: Deps, inRequestContext: InRequestContext, t
       method: ['GET', 'PUT', 'PATCH', 'DELETE'],
       url: '/chat_adapter',
       schema: { hide: true, response: { 405: DetailTextSchema } },
-      handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send({ detail: 'Method Not Allowed: /chat_adapter takes POST' }),
+      handler: async (_request, reply) => sendError(reply, 405, 'Method Not Allowed: /chat_adapter takes POST', { allow: 'POST' }),
     });
 
     if (guards.streams !== undefined) registerResumeRoutes(app, guards.streams);

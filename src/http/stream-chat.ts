@@ -56,8 +56,7 @@ function errorTextOf(err: unknown, request: FastifyRequest): string {
   const log = { status: mapped.status, ...(mapped.party !== undefined && { party: mapped.party }), ...describeError(err), streamed: true };
   if (mapped.defect) request.log.error({ ...log, stack: stackFrames(err) }, mapped.logMessage);
   else request.log.warn(log, mapped.logMessage);
-  const detail = mapped.body.detail;
-  return typeof detail === 'string' ? detail : detail.message;
+  return typeof mapped.detail === 'string' ? mapped.detail : mapped.detail.message;
 }
 
 /**
