@@ -27,7 +27,7 @@ import type { Outbox } from './outbox/outbox.ts';
 import type { ReadinessCheck } from './http/readiness.ts';
 import { originsWithoutCors } from './http/cors.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
-import type { ChatGuards } from './http/routes.ts';
+import type { ChatGuards } from './http/chat-plugin.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
 import type { RedisClient } from './shared-state/redis-connection.ts';
 import { createReplicaAcks, type ReplicaAcks } from './shared-state/replica-ack.ts';

@@ -14,7 +14,7 @@
  * A streamed answer ends its turn itself (stream-chat.ts), since onSend never sees it.
  */
 import { performance } from 'node:perf_hooks';
-import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Tracer } from '@opentelemetry/api';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { WAIT_FOR_TURN_STEP } from '../../schemas/chat-steps.ts';
@@ -27,7 +27,7 @@ import { recordTimedSpan } from '../telemetry/step-span.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
 import type { Admission, ChatTurn, ChatTurns } from '../turns/chat-turns.ts';
 import { sendError } from './error-replies.ts';
-import { continueUnlessAnswered } from './hook-outcome.ts';
+import { continueUnlessAnswered, type RequestHook, type SendHook } from './hook-outcome.ts';
 import { IDEMPOTENCY_HEADER, idempotencyHeaderLines, parseIdempotencyKey } from './idempotency-key-header.ts';
 import { answerRateLimits } from './rate-limits.ts';
 
@@ -41,7 +41,7 @@ export const MISMATCH_DETAIL = 'This Idempotency-Key was already used with a dif
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The turn this chat holds until its answer is complete (decorated by routes.ts). */
+    /** The turn this chat holds until its answer is complete (decorated by chat-plugin.ts). */
     chatTurn: ChatTurn | undefined;
   }
 }
@@ -51,9 +51,9 @@ export type StreamReplay = (request: FastifyRequest, reply: FastifyReply, keptBo
 
 /** Callback-style hooks: a chat whose session is free goes on without a trip through an async hook. */
 export interface ChatAdmissionHooks {
-  preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
-  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: DoneFuncWithErrOrRes): void;
-  onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  readonly preHandler: RequestHook;
+  readonly onSend: SendHook;
+  readonly onResponse: RequestHook;
 }
 
 export interface ChatAdmissionSettings {

@@ -19,6 +19,7 @@ import { ID_PATTERN } from '../../schemas/chat-request.schema.ts';
 import { BadRequestSchema, ForbiddenSchema, ServiceUnavailableSchema, TooManyRequestsSchema, UnauthorizedSchema } from '../../schemas/errors.schema.ts';
 import type { FoundTurn, StreamLog } from '../streams/stream-log.ts';
 import { sendError } from './error-replies.ts';
+import type { RequestHook } from './hook-outcome.ts';
 import { UI_MESSAGE_STREAM_HEADERS } from './stream-writer.ts';
 
 /** A resumer whose socket holds this many unsent bytes is not reading: it is closed, like any slow reader. */
@@ -121,10 +122,15 @@ async function findTurn(streams: StreamLog, request: FastifyRequest, reply: Fast
   }
 }
 
-/** Registers both routes on the chat plugin's instance (so also under ROUTE_PREFIX). */
-export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog): void {
+/**
+ * Registers both routes on the chat plugin's scope (so also under ROUTE_PREFIX); `callerKey` is the
+ * chat's key check (caller-auth.ts), their only hook of the chat's gate.
+ */
+export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog, callerKey: RequestHook | undefined): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const hooks = callerKey === undefined ? {} : { onRequest: callerKey };
   typed.get('/chat_adapter/:conversation_id/stream', {
+    ...hooks,
     schema: {
       params: ParamsSchema,
       response: { 204: Type.Null(), 400: BadRequestSchema, 401: UnauthorizedSchema, 403: ForbiddenSchema, 429: TooManyRequestsSchema, 503: ServiceUnavailableSchema },
@@ -146,6 +152,7 @@ export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog): 
   });
 
   typed.post('/chat_adapter/:conversation_id/stop', {
+    ...hooks,
     schema: {
       params: ParamsSchema,
       body: Type.Optional(Type.Object({ message_id: Type.Optional(Type.String({ minLength: 1, maxLength: MESSAGE_ID_MAX_CHARS })) })),
