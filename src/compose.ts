@@ -28,7 +28,7 @@ import type { Outbox } from './outbox/outbox.ts';
 import type { ReadinessCheck } from './http/readiness.ts';
 import { originsWithoutCors } from './http/cors.ts';
 import type { Deps, Logger } from './pipeline/ports.ts';
-import type { ChatGuards } from './http/routes.ts';
+import type { ChatGuards } from './http/chat-plugin.ts';
 import { createIdempotencyStore } from './idempotency/create-idempotency-store.ts';
 import type { RedisClient } from './shared-state/redis-connection.ts';
 import type { ScriptTelemetry } from './shared-state/redis-script.ts';
@@ -113,20 +113,8 @@ interface BuiltDeps {
   close(): Promise<void>;
 }
 
-/** The real clients for the given addresses (from config, or from the embedded local stack). */
-async function createDeps(
-  config: Config,
-  urls: Readonly<Record<Party, string>>,
-  baseLogger: Logger,
-  tracer: Tracer,
-  metrics: Metrics,
-  outboxTuning: OutboxTuning | undefined,
-  replicaAcks: ReplicaAcks | undefined,
-  poolConnections: number | undefined,
-): Promise<BuiltDeps> {
-  // Lines logged by steps and clients get the active request's trace_id.
-  const logger: Logger = traceScopedLogger(baseLogger);
-  const outbound: OutboundTelemetry = { tracer, metrics };
+/** Each party's keep-alive pool, and for a chat's parties the bounded wait for one of its connections. */
+function partyPools(config: Config, urls: Readonly<Record<Party, string>>, outbound: OutboundTelemetry, metrics: Metrics, poolConnections: number | undefined) {
   const pools: Pool[] = [];
   const poolMetrics = createPoolMetrics(metrics.registry);
   const party = (name: Party): HttpParty => {
@@ -140,7 +128,11 @@ async function createDeps(
     poolMetrics.watch(name, () => slots.inUse);
     return { party: name, baseUrl: urls[name], timeoutMs: config.timeoutsMs[name], dispatcher, telemetry: outbound, slots };
   };
-  const graphql = party('graphql');
+  return { party, close: () => Promise.all(pools.map((pool) => pool.close())) };
+}
+
+/** The session cache (in process, or Redis); a failure is counted and logged, never a failed chat. */
+async function composeSessionCache(config: Config, metrics: Metrics, logger: Logger) {
   const cache = await createSessionCache({
     redis: config.redis,
     ttlSeconds: config.cacheTtlSeconds,
@@ -155,7 +147,11 @@ async function createDeps(
     },
   });
   if (cache.countSessions !== undefined) metrics.watchCacheSessions(cache.countSessions.bind(cache));
+  return cache;
+}
 
+/** The handoff outbox (local, and shared with a Redis), delivering to `receiver`, with its metrics. */
+async function composeOutbox(config: Config, receiver: HttpParty, metrics: Metrics, logger: Logger, outboxTuning: OutboxTuning | undefined, replicaAcks: ReplicaAcks | undefined): Promise<Outbox> {
   const outboxMetrics = createOutboxMetrics(metrics.registry, config.redis === undefined ? ['local'] : ['local', 'shared']);
   const outbox = await createHandoffOutbox({
     dataDir: config.dataDir,
@@ -164,7 +160,7 @@ async function createDeps(
     maxAgeSeconds: config.handoffMaxAgeSeconds,
     deadLetterTtlSeconds: config.handoffDeadLetterTtlSeconds,
     lockMs: config.handoffLockMs,
-    receiver: party('handoff'),
+    receiver,
     signingSecrets: config.handoffSigningSecrets,
     legacySignature: config.handoffLegacySignature,
     logger,
@@ -172,9 +168,30 @@ async function createDeps(
     ...(outboxTuning === undefined ? {} : { tuning: outboxTuning }),
   });
   outboxMetrics.watch(() => outbox.counts());
+  return outbox;
+}
+
+/** The real clients for the given addresses (from config, or from the embedded local stack). */
+async function createDeps(
+  config: Config,
+  urls: Readonly<Record<Party, string>>,
+  baseLogger: Logger,
+  tracer: Tracer,
+  metrics: Metrics,
+  outboxTuning: OutboxTuning | undefined,
+  replicaAcks: ReplicaAcks | undefined,
+  poolConnections: number | undefined,
+): Promise<BuiltDeps> {
+  // Lines logged by steps and clients get the active request's trace_id.
+  const logger: Logger = traceScopedLogger(baseLogger);
+  const outbound: OutboundTelemetry = { tracer, metrics };
+  const pools = partyPools(config, urls, outbound, metrics, poolConnections);
+  const graphql = pools.party('graphql');
+  const cache = await composeSessionCache(config, metrics, logger);
+  const outbox = await composeOutbox(config, pools.party('handoff'), metrics, logger, outboxTuning, replicaAcks);
 
   const deps: Deps = {
-    engine: createEngineClient(party('engine')),
+    engine: createEngineClient(pools.party('engine')),
     store: createGraphqlClient({
       url: graphql.baseUrl,
       timeoutMs: graphql.timeoutMs,
@@ -185,8 +202,8 @@ async function createDeps(
       telemetry: outbound,
     }),
     handoff: outbox,
-    translator: createTranslateClient(party('translate')),
-    propertyApi: createPropertyApiClient(party('propertyApi')),
+    translator: createTranslateClient(pools.party('translate')),
+    propertyApi: createPropertyApiClient(pools.party('propertyApi')),
     cache,
     clock: { now: () => Date.now() },
     logger,
@@ -204,7 +221,7 @@ async function createDeps(
     outbox,
     readinessChecks,
     close: async () => {
-      await Promise.all([...pools.map((pool) => pool.close()), cache.close(), outbox.close()]);
+      await Promise.all([pools.close(), cache.close(), outbox.close()]);
     },
   };
 }

@@ -16,6 +16,7 @@ import {
   ATTR_GRAPHQL_OPERATION_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
 } from '../telemetry/attributes.ts';
+import type { Span } from '@opentelemetry/api';
 import { attemptTimer, clientSpan, setErrorType, type ClientCall, type OutboundTelemetry } from '../telemetry/client-span.ts';
 import { callError, failureReason, is2xx, isRejectedBeforeSending, timeoutOrUnreachable } from './call-failure.ts';
 import { callLimit, startCallTimer, type CallLimit } from './call-timer.ts';
@@ -80,6 +81,60 @@ function describe(err: unknown, limit: CallLimit | undefined): string {
  */
 const retryable = (err: unknown) => !isRejectedBeforeSending(err) && !(err instanceof PartyPoolBusyError);
 
+/** One mutation to send: what, for whom, how its answer is checked, until when. */
+interface MutationCall<S extends TSchema> {
+  readonly mutation: Mutation;
+  readonly input: object;
+  readonly callerApiKey: string;
+  readonly check: TypeCheck<S>;
+  readonly deadlineAt: number | undefined;
+}
+
+/** What the tries of one mutation leave for its failure: how many, the last reason, the last try's limit. */
+interface MutationTries {
+  count: number;
+  lastFailure: string;
+  limit: CallLimit | undefined;
+}
+
+type Send = ReturnType<typeof graphqlAttempts>;
+
+/** One HTTP try of a mutation: timed for the metrics, its status on the span, a failure as an event. */
+async function attemptMutation<S extends TSchema>(target: GraphqlTarget, send: Send, span: Span, call: MutationCall<S>, tries: MutationTries, n: number): Promise<Static<S>> {
+  tries.limit = callLimit('graphql', target.timeoutMs, call.deadlineAt);
+  const done = attemptTimer(target.telemetry, 'graphql');
+  const timer = startCallTimer(tries.limit);
+  let status: number | undefined;
+  const onStatus = (answered: number) => {
+    status = answered;
+    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, answered);
+  };
+  try {
+    const data = await send({ document: call.mutation.document, variables: { input: call.input }, callerApiKey: call.callerApiKey, signal: timer.signal, onStatus });
+    if (!call.check.Check(data)) throw new DownstreamError('graphql', 'answer out of contract', status === undefined ? {} : { status });
+    done(undefined);
+    return data;
+  } catch (err) {
+    tries.lastFailure = err instanceof GraphqlAnswerError && is2xx(err.status) ? 'graphql_error' : failureReason(err, status, is2xx);
+    done(tries.lastFailure);
+    span.addEvent('attempt failed', { attempt: n, reason: tries.lastFailure });
+    throw err;
+  } finally {
+    timer.clear();
+  }
+}
+
+/** The error a mutation fails with once its tries are over, its type on the span. */
+function mutationFailure(span: Span, tries: MutationTries, err: unknown): unknown {
+  if (err instanceof PartyPoolBusyError) {
+    setErrorType(span, 'pool_busy');
+    return err;
+  }
+  setErrorType(span, tries.lastFailure);
+  if (isRejectedBeforeSending(err)) return callError('graphql', err);
+  return new DownstreamError('graphql', `${describe(err, tries.limit)} after ${tries.count} attempt(s)`, { cause: err });
+}
+
 /** docs/contracts.md#graphql-store: the GraphQL API, a JSON POST per attempt over the party's keep-alive undici pool. */
 export function createGraphqlClient(target: GraphqlTarget) {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...target.retry };
@@ -105,73 +160,35 @@ export function createGraphqlClient(target: GraphqlTarget) {
    * The metrics count every HTTP attempt, so a flaky API shows there even when a retry succeeds.
    * Every try gets at most the time the chat has left, and no retry starts past its deadline.
    */
-  async function mutate<S extends TSchema>(
-    mutation: Mutation,
-    call: ClientCall,
-    input: object,
-    callerApiKey: string,
-    check: TypeCheck<S>,
-    deadlineAt: number | undefined,
-  ): Promise<Static<S>> {
-    callLimit('graphql', target.timeoutMs, deadlineAt); // no time left: no call, no span
-    return clientSpan(target.telemetry, call, async (span) => {
-      let tries = 0;
-      let lastFailure = 'unreachable';
-      let limit: CallLimit | undefined;
+  async function mutate<S extends TSchema>(spanOf: ClientCall, call: MutationCall<S>): Promise<Static<S>> {
+    callLimit('graphql', target.timeoutMs, call.deadlineAt); // no time left: no call, no span
+    return clientSpan(target.telemetry, spanOf, async (span) => {
+      const tries: MutationTries = { count: 0, lastFailure: 'unreachable', limit: undefined };
       const tryOnce = async (n: number): Promise<Static<S>> => {
-        tries = n;
+        tries.count = n;
         span.setAttribute(ATTR_ATTEMPTS, n);
         // A connection within the try's share of its time (party-slots.ts), or a 503 at once.
-        const release = await target.slots?.acquire(target.timeoutMs, deadlineAt);
+        const release = await target.slots?.acquire(target.timeoutMs, call.deadlineAt);
         try {
-          return await attempt(n);
+          return await attemptMutation(target, send, span, call, tries, n);
         } finally {
           release?.();
         }
       };
-      const attempt = async (n: number): Promise<Static<S>> => {
-        limit = callLimit('graphql', target.timeoutMs, deadlineAt);
-        const done = attemptTimer(target.telemetry, 'graphql');
-        const timer = startCallTimer(limit);
-        let status: number | undefined;
-        const onStatus = (answered: number) => {
-          status = answered;
-          span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, answered);
-        };
-        try {
-          const data = await send({ document: mutation.document, variables: { input }, callerApiKey, signal: timer.signal, onStatus });
-          if (!check.Check(data)) throw new DownstreamError('graphql', 'answer out of contract', status === undefined ? {} : { status });
-          done(undefined);
-          return data;
-        } catch (err) {
-          lastFailure = err instanceof GraphqlAnswerError && is2xx(err.status) ? 'graphql_error' : failureReason(err, status, is2xx);
-          done(lastFailure);
-          span.addEvent('attempt failed', { attempt: n, reason: lastFailure });
-          throw err;
-        } finally {
-          timer.clear();
-        }
-      };
       try {
-        return await withRetries(tryOnce, { policy, deadlineAt, retryable });
+        return await withRetries(tryOnce, { policy, deadlineAt: call.deadlineAt, retryable });
       } catch (err) {
-        if (err instanceof PartyPoolBusyError) {
-          setErrorType(span, 'pool_busy');
-          throw err;
-        }
-        setErrorType(span, lastFailure);
-        if (isRejectedBeforeSending(err)) throw callError('graphql', err);
-        throw new DownstreamError('graphql', `${describe(err, limit)} after ${tries} attempt(s)`, { cause: err });
+        throw mutationFailure(span, tries, err);
       }
     });
   }
 
   return {
     async createMessage(input: CreateServiceMessageInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceMessage> {
-      return (await mutate(CREATE_MESSAGE, createSpan, input, callerApiKey, createReply, deadlineAt)).createServiceMessage;
+      return (await mutate(createSpan, { mutation: CREATE_MESSAGE, input, callerApiKey, check: createReply, deadlineAt })).createServiceMessage;
     },
     async updateConversation(input: UpdateServiceConversationInput, callerApiKey: string, deadlineAt?: number): Promise<ServiceConversation> {
-      return (await mutate(UPDATE_CONVERSATION, updateSpan, input, callerApiKey, updateReply, deadlineAt)).updateServiceConversation;
+      return (await mutate(updateSpan, { mutation: UPDATE_CONVERSATION, input, callerApiKey, check: updateReply, deadlineAt })).updateServiceConversation;
     },
   };
 }

@@ -139,6 +139,29 @@ function routePrefix(env: Env): string {
   return prefix;
 }
 
+/** Reads a secret: required in every environment but `local` (once the environment's file was read). */
+function secretReader(env: Env, file: ConfigFile | undefined, local: boolean, problems: Problems): (variable: string) => string | undefined {
+  return (variable) => {
+    const value = envOptionalString(env, variable);
+    if (value === undefined && file !== undefined && !local) {
+      return problems.note(new ConfigError(variable, `is required when ENVIRONMENT=${file.environment}`));
+    }
+    return value;
+  };
+}
+
+function optionalUrl(env: Env, check: Problems['check'], variable: string, protocols?: readonly string[]): string | undefined {
+  const value = envOptionalString(env, variable);
+  return value === undefined ? undefined : check(() => checkUrl(variable, value, protocols));
+}
+
+/** Each party's call timeout (ENGINE_TIMEOUT_MS, ...). */
+function readTimeouts(env: Env, check: Problems['check']): Record<Party, number> {
+  return Object.fromEntries(
+    Object.entries(TIMEOUT_VARIABLES).map(([party, { variable, fallback }]) => [party, check(() => envInteger(env, variable, fallback, 1, 600_000))]),
+  ) as Record<Party, number>;
+}
+
 /**
  * Reads and validates the whole configuration once. Every bad variable is noted, not only the
  * first: the InvalidConfigError thrown at the end lists each one with its problem.
@@ -150,20 +173,8 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
   // Without a readable environment file, the checks that need it (required addresses) are left out.
   const file = environment === undefined ? undefined : check(() => readConfigFile(configDir, environment));
   const local = environment === 'local';
-  const secret = (variable: string): string | undefined => {
-    const value = envOptionalString(env, variable);
-    if (value === undefined && file !== undefined && !local) {
-      return problems.note(new ConfigError(variable, `is required when ENVIRONMENT=${file.environment}`));
-    }
-    return value;
-  };
-  const optionalUrl = (variable: string, protocols?: readonly string[]): string | undefined => {
-    const value = envOptionalString(env, variable);
-    return value === undefined ? undefined : check(() => checkUrl(variable, value, protocols));
-  };
-  const timeoutsMs = Object.fromEntries(
-    Object.entries(TIMEOUT_VARIABLES).map(([party, { variable, fallback }]) => [party, check(() => envInteger(env, variable, fallback, 1, 600_000))]),
-  ) as Record<Party, number>;
+  const secret = secretReader(env, file, local, problems);
+  const timeoutsMs = readTimeouts(env, check);
 
   const port = check(() => envInteger(env, 'PORT', 6000, 0, 65_535));
   const config: Config = {
@@ -179,7 +190,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     tracesSampler: check(() => readTracesSampler(env)),
     resource: check(() => readResourceConfig(env)),
     recordMessageText: check(() => envBoolean(env, 'TRACE_MESSAGE_TEXT', false)),
-    otlpEndpoint: optionalUrl('OTEL_EXPORTER_OTLP_ENDPOINT'),
+    otlpEndpoint: optionalUrl(env, check, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     redis: check(() => readRedisTarget(env)),
     logLevel: check(() => envChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info')),
     routePrefix: check(() => routePrefix(env)),

@@ -16,6 +16,7 @@ import {
 } from '../../schemas/admin.schema.ts';
 import { DetailTextSchema, DetailWithTraceSchema } from '../../schemas/errors.schema.ts';
 import { bearerToken, digestKey, matchKey } from './bearer-key.ts';
+import { sendError } from './error-replies.ts';
 
 /** What the routes need of the outbox (src/outbox/outbox.ts implements it). */
 export interface HandoffAdmin {
@@ -37,7 +38,7 @@ async function orUnavailable<T>(reply: FastifyReply, work: () => Promise<T>): Pr
     return await work();
   } catch {
     reply.log.warn({ status: 503 }, 'handoff outbox unavailable to an admin request');
-    return reply.code(503).send({ detail: 'handoff outbox unavailable' });
+    return sendError(reply, 503, 'handoff outbox unavailable');
   }
 }
 
@@ -49,7 +50,7 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
     // Encapsulated: this hook guards the admin routes only.
     app.addHook('onRequest', async (request, reply) => {
       if (matchKey(bearerToken(request.headers.authorization), digests) === -1) {
-        await reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
+        await sendError(reply, 401, 'Unauthorized', { 'www-authenticate': 'Bearer' });
       }
     });
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -71,8 +72,8 @@ export function adminRoutes(options: AdminRoutesOptions): FastifyPluginAsync {
         const id = request.params.handoff_id.toLowerCase();
         return orUnavailable(reply, async () => {
           const result = await handoffs.retry(id);
-          if (result === 'not_found') return reply.code(404).send({ detail: 'Handoff not found' });
-          if (result === 'not_dead') return reply.code(409).send({ detail: 'Handoff is not dead-lettered: it is pending, being delivered or delivered' });
+          if (result === 'not_found') return sendError(reply, 404, 'Handoff not found');
+          if (result === 'not_dead') return sendError(reply, 409, 'Handoff is not dead-lettered: it is pending, being delivered or delivered');
           request.log.info({ handoff_id: id }, 'handoff re-queued by an admin');
           return reply.code(202).send({ handoff_id: id, status: 'pending' });
         });

@@ -7,12 +7,11 @@
  * key (PUBLISHABLE_KEYS, checked by publishable-keys.ts): it also needs its `Origin`, and is
  * scoped to properties as well.
  */
-import fp from 'fastify-plugin';
-import type { FastifyPluginAsync } from 'fastify';
 import { ATTR_CALLER } from '../telemetry/attributes.ts';
 import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-key.ts';
-import { chatRouteMatcher, turnRouteMatcher } from './chat-route.ts';
 import type { PublishableKeyEntry } from '../config/config.schema.ts';
+import { sendError } from './error-replies.ts';
+import type { RequestHook } from './hook-outcome.ts';
 import { isPublishableToken, publishableKeyCheck } from './publishable-keys.ts';
 
 /** One CALLER_API_KEYS entry (src/config/caller-keys.ts parses them). */
@@ -33,66 +32,65 @@ export interface Caller {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The authenticated caller of a chat; undefined without CALLER_API_KEYS and on other routes. */
+    /** The authenticated caller of a chat, a resume or a stop; undefined without caller keys and on other routes. */
     caller: Caller | undefined;
   }
 }
 
 export interface CallerAuthOptions {
   /** CALLER_API_KEYS; undefined = no caller authentication. */
-  readonly keys: readonly CallerKey[] | undefined;
+  readonly callerKeys?: readonly CallerKey[] | undefined;
   /** PUBLISHABLE_KEYS (publishable-keys.ts); with either set, every chat needs a key. */
   readonly publishableKeys?: readonly PublishableKeyEntry[] | undefined;
-  readonly routePrefix: string;
 }
 
-const callerAuthPlugin: FastifyPluginAsync<CallerAuthOptions> = async (app, options) => {
-  app.decorateRequest('caller', undefined);
-  if (options.keys === undefined && options.publishableKeys === undefined) return;
-  const isChat = chatRouteMatcher(options.routePrefix);
+export interface CallerAuthHooks {
+  /** The key, before the body is read (401): the chat's, and a resume's or a stop's. */
+  readonly onRequest: RequestHook;
+  /**
+   * The chat's organisation and property against the key's (403), once the body is validated. A
+   * resume or a stop is checked against its turn's once the turn is found (resume-routes.ts).
+   */
+  readonly preHandler: RequestHook;
+}
+
+/** The chat routes' key checks (hooks of those routes: chat-plugin.ts); undefined when no key is configured. */
+export function callerAuth(options: CallerAuthOptions): CallerAuthHooks | undefined {
+  if (options.callerKeys === undefined && options.publishableKeys === undefined) return undefined;
   const publishable = publishableKeyCheck(options.publishableKeys ?? []);
-  // A resume or a stop needs the key too; its organisation is checked once the turn is found (resume-routes.ts).
-  const isTurnRoute = turnRouteMatcher(options.routePrefix);
-  // Digested once; the keys themselves are not kept by the plugin.
-  const digests = (options.keys ?? []).map((entry) => digestKey(entry.key));
-  const callers: readonly Caller[] = (options.keys ?? []).map((entry) => ({
+  // Digested once; the keys themselves are not kept.
+  const digests = (options.callerKeys ?? []).map((entry) => digestKey(entry.key));
+  const callers: readonly Caller[] = (options.callerKeys ?? []).map((entry) => ({
     name: entry.name,
     orgIds: entry.orgIds === undefined ? undefined : new Set(entry.orgIds),
   }));
 
-  // Callback style like the app's other request hooks (no promise per hook and request); a
-  // refused request is answered here and stops the chain (done is not called).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!isChat(request) && !isTurnRoute(request)) {
+  return {
+    // A refused request is answered here and stops the chain (done is not called).
+    onRequest(request, reply, done) {
+      // Two Authorization headers (or two credentials in one) are refused, never "first wins".
+      const token = bearerToken(soleAuthorization(request.raw.rawHeaders));
+      // A browser's publishable key (pk_...) counts only from one of its origins.
+      const caller = isPublishableToken(token) ? publishable(token, request.headers.origin) : callers[matchKey(token, digests)];
+      if (caller === undefined) {
+        sendError(reply, 401, 'Unauthorized', { 'www-authenticate': 'Bearer' });
+        return;
+      }
+      request.caller = caller;
+      request.span.setAttribute(ATTR_CALLER, caller.name);
+      request.log = request.log.child({ caller: caller.name });
+      reply.log = request.log;
       done();
-      return;
-    }
-    // Two Authorization headers (or two credentials in one) are refused, never "first wins".
-    const token = bearerToken(soleAuthorization(request.raw.rawHeaders));
-    // A browser's publishable key (pk_...) counts only from one of its origins.
-    const caller = isPublishableToken(token) ? publishable(token, request.headers.origin) : callers[matchKey(token, digests)];
-    if (caller === undefined) {
-      void reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
-      return;
-    }
-    request.caller = caller;
-    request.span.setAttribute(ATTR_CALLER, caller.name);
-    request.log = request.log.child({ caller: caller.name });
-    reply.log = request.log;
-    done();
-  });
-
-  app.addHook('preHandler', (request, reply, done) => {
-    const orgIds = request.caller?.orgIds;
-    const propertyIds = request.caller?.propertyIds;
-    const body = request.body as { orgId: string; propertyId: string };
-    // A resume or a stop is checked against the turn's organisation and property once it is found (resume-routes.ts).
-    if (!isChat(request) || ((orgIds === undefined || orgIds.has(body.orgId)) && (propertyIds === undefined || propertyIds.has(body.propertyId)))) {
-      done();
-      return;
-    }
-    void reply.code(403).send({ detail: 'Forbidden' });
-  });
-};
-
-export const callerAuth = fp(callerAuthPlugin, { name: 'caller-auth', fastify: '5.x' });
+    },
+    preHandler(request, reply, done) {
+      const orgIds = request.caller?.orgIds;
+      const propertyIds = request.caller?.propertyIds;
+      const body = request.body as { orgId: string; propertyId: string };
+      if ((orgIds === undefined || orgIds.has(body.orgId)) && (propertyIds === undefined || propertyIds.has(body.propertyId))) {
+        done();
+        return;
+      }
+      sendError(reply, 403, 'Forbidden');
+    },
+  };
+}

@@ -1,12 +1,9 @@
 /**
  * Where a chat is admitted and where it ends, for the JSON and the streamed answer alike: the HTTP
  * side of the chat turn (src/turns/chat-turns.ts). After body validation and caller auth:
- *   preHandler  checks the Idempotency-Key header (400 naming it), then admits the chat: a kept
- *               answer is replayed (`Idempotent-Replayed: true`, as a stream when one is asked for),
- *               a key still running is 409 with `Retry-After: 1`, a key used for another request
- *               422, a rate limit 429 (rate-limits.ts `answerRateLimits`), a deadline passed while
- *               waiting for the session's turn 503 `session busy`; a caller that left while its chat
- *               waited is recorded as 499 (it never ran, nothing of it is counted); otherwise the
+ *   preHandler  checks the Idempotency-Key header (400 naming it), then admits the chat and
+ *               answers what admission decided (admission-answer.ts: a replay, 409, 422, 429, 503
+ *               `session busy`, 499 for a caller that left while its chat waited); otherwise the
  *               request holds its turn (`request.chatTurn`) and the time waited is `waitForTurn`.
  *   onSend      a JSON 200 is kept for its key before it goes out (`finish`); any other answer
  *               gives the key back and ends the turn (`abandon`).
@@ -14,53 +11,38 @@
  * A streamed answer ends its turn itself (stream-chat.ts), since onSend never sees it.
  */
 import { performance } from 'node:perf_hooks';
-import type { DoneFuncWithErrOrRes, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { Tracer } from '@opentelemetry/api';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { WAIT_FOR_TURN_STEP } from '../../schemas/chat-steps.ts';
 import { RequestValidationError } from '../errors.ts';
 import { requestFingerprint } from '../idempotency/request-fingerprint.ts';
-import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
 import { requestIdFor } from '../pipeline/request-id.ts';
 import { sessionKeyOf, sessionNameOf } from '../pipeline/session-key.ts';
-import { recordTimedSpan } from '../telemetry/step-span.ts';
-import type { RequestMetrics } from '../telemetry/request-metrics.ts';
-import type { Admission, ChatTurn, ChatTurns } from '../turns/chat-turns.ts';
-import { continueUnlessAnswered } from './hook-outcome.ts';
+import type { ChatTurn, ChatTurns } from '../turns/chat-turns.ts';
+import { answerAdmission, type AdmissionAnswerSettings } from './admission-answer.ts';
+import { continueUnlessAnswered, type RequestHook, type SendHook } from './hook-outcome.ts';
 import { IDEMPOTENCY_HEADER, idempotencyHeaderLines, parseIdempotencyKey } from './idempotency-key-header.ts';
-import { answerRateLimits } from './rate-limits.ts';
 
 /** The timing of the wait for the session's turn (declared with the steps: schemas/chat-steps.ts). */
 export const WAIT_FOR_TURN = WAIT_FOR_TURN_STEP;
-export const SESSION_BUSY_DETAIL = 'session busy';
-/** The status recorded for a chat whose caller left before its turn (nginx's "client closed request"). */
-export const CALLER_GONE_STATUS = 499;
-export const IN_FLIGHT_DETAIL = 'A request with this Idempotency-Key is still being processed; retry later';
-export const MISMATCH_DETAIL = 'This Idempotency-Key was already used with a different request';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The turn this chat holds until its answer is complete (decorated by routes.ts). */
+    /** The turn this chat holds until its answer is complete (decorated by chat-plugin.ts). */
     chatTurn: ChatTurn | undefined;
   }
 }
 
-/** Answers a replay itself when the caller asked for a stream (true); false leaves the JSON replay. */
-export type StreamReplay = (request: FastifyRequest, reply: FastifyReply, keptBody: string, key: string) => boolean;
-
 /** Callback-style hooks: a chat whose session is free goes on without a trip through an async hook. */
 export interface ChatAdmissionHooks {
-  preHandler(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
-  onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: DoneFuncWithErrOrRes): void;
-  onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
+  readonly preHandler: RequestHook;
+  readonly onSend: SendHook;
+  readonly onResponse: RequestHook;
 }
 
-export interface ChatAdmissionSettings {
+export interface ChatAdmissionSettings extends AdmissionAnswerSettings {
   readonly turns: ChatTurns;
-  readonly metrics: RequestMetrics;
   readonly requestTimeoutMs: number;
-  readonly tracer: Tracer;
-  readonly streamReplay: StreamReplay;
 }
 
 /** The checked Idempotency-Key (quotes removed); a bad one is a 400 naming the header. */
@@ -81,57 +63,6 @@ export function takeTurn(request: FastifyRequest): ChatTurn | undefined {
 }
 
 export function chatAdmission(settings: ChatAdmissionSettings): ChatAdmissionHooks {
-  const { metrics } = settings;
-
-  function recordWait(request: FastifyRequest, started: number, ok: boolean): void {
-    const ended = performance.now();
-    const timing = { name: WAIT_FOR_TURN, ms: ended - started, ok };
-    request.timings.push(timing);
-    recordTimedSpan(settings.tracer, request.span, timing, started, ended);
-    metrics.observeTurnWait(timing.ms / 1000, ok ? 'turn' : 'deadline');
-  }
-
-  /** Answers what admission decided, unless the chat holds its turn (true: it goes on). */
-  function answer(request: FastifyRequest, reply: FastifyReply, admission: Admission, key: string | undefined, started: number): boolean {
-    if (key !== undefined) {
-      const outcome = admission.kind === 'replay' ? 'replayed' : admission.kind === 'in_flight' || admission.kind === 'mismatch' ? admission.kind : 'new';
-      metrics.countIdempotent(outcome);
-      request.span.setAttribute('chat_adapter.idempotency', outcome);
-    }
-    switch (admission.kind) {
-      case 'replay':
-        if (settings.streamReplay(request, reply, admission.answer.body, key ?? '')) return false;
-        // A string body with a JSON content type goes out as it is: the same bytes as the first time.
-        void reply.code(admission.answer.status).header('content-type', 'application/json; charset=utf-8').header('idempotent-replayed', 'true').send(admission.answer.body);
-        return false;
-      case 'in_flight':
-        void reply.code(409).header('retry-after', '1').send({ detail: IN_FLIGHT_DETAIL });
-        return false;
-      case 'mismatch':
-        void reply.code(422).send({ detail: MISMATCH_DETAIL });
-        return false;
-      case 'refused':
-        return answerRateLimits(reply, admission.counts);
-      case 'busy': {
-        answerRateLimits(reply, admission.counts);
-        recordWait(request, started, false);
-        const latency = latencyFrom(request.timings, performance.now() - request.startedAt, false);
-        void reply.code(503).header('retry-after', '1').header('server-timing', serverTiming(latency)).send({ detail: SESSION_BUSY_DETAIL });
-        return false;
-      }
-      case 'gone':
-        recordWait(request, started, false);
-        void reply.code(CALLER_GONE_STATUS).send({ detail: 'the caller closed the connection before the chat started' });
-        return false;
-      case 'turn':
-        // Held by the request at once: whatever fails next, onSend or onResponse ends it.
-        request.chatTurn = admission.turn;
-        answerRateLimits(reply, admission.counts);
-        recordWait(request, started, true);
-        return true;
-    }
-  }
-
   async function admit(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const started = performance.now();
     const key = checkedKey(request);
@@ -148,7 +79,7 @@ export function chatAdmission(settings: ChatAdmissionSettings): ChatAdmissionHoo
       idempotency: key === undefined ? undefined : { key, scope: requestIdFor(body.orgId, key), fingerprint: requestFingerprint(body) },
       limits: request.rateLimitWindows,
     }).finally(() => reply.raw.off('close', leave));
-    return answer(request, reply, admission, key, started);
+    return answerAdmission(settings, request, reply, admission, key, started);
   }
 
   return {

@@ -1,6 +1,6 @@
 /**
  * Concurrency ceilings per client and per organisation (docs/api.md#fair-shares), as hooks of the
- * chat route: after caller auth and body validation, before the Idempotency-Key, the rate limits
+ * chat route (chat-plugin.ts): after caller auth and body validation, before the Idempotency-Key, the rate limits
  * and the session's turn (so a refused chat is neither counted nor queued), a chat takes a lease
  * on its client's counter (the caller key's name, else the peer address) and its organisation's.
  * Over a ceiling: 429 `{"detail": "Too many chats in flight for this client"}` (or `... for this
@@ -9,10 +9,10 @@
  * completed (onResponse), or an error answered; a chat whose caller left keeps its lease until its
  * turn completes, so abandoned chats count against the client that sent them.
  */
-import fp from 'fastify-plugin';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Admission, CeilingCount, CeilingName, ConcurrencyCeilings } from '../fairness/concurrency-ceilings.ts';
-import { chatRouteMatcher } from './chat-route.ts';
+import { sendError } from './error-replies.ts';
+import type { RequestHook, SendHook } from './hook-outcome.ts';
 
 export const CONCURRENCY_RETRY_AFTER_S = 1;
 
@@ -33,10 +33,6 @@ export interface ConcurrencyLimitSettings {
   readonly onRefused?: (ceiling: CeilingName) => void;
 }
 
-export interface ConcurrencyLimitOptions extends Partial<ConcurrencyLimitSettings> {
-  readonly routePrefix: string;
-}
-
 export const refusalDetail = (ceiling: CeilingName): string => `Too many chats in flight for this ${ceiling}`;
 
 const release = (request: FastifyRequest): void => {
@@ -45,11 +41,19 @@ const release = (request: FastifyRequest): void => {
   give?.();
 };
 
-const concurrencyLimitsPlugin: FastifyPluginAsync<ConcurrencyLimitOptions> = async (app, options) => {
-  app.decorateRequest('concurrencyRelease', undefined);
-  const { ceilings, perClient = 0, perOrg = 0 } = options;
-  if (ceilings === undefined || (perClient === 0 && perOrg === 0)) return;
-  const isChat = chatRouteMatcher(options.routePrefix);
+export interface ConcurrencyHooks {
+  /** Takes the chat's leases (429 over a ceiling). */
+  readonly preHandler: RequestHook;
+  /** Gives them back when the answer goes out... */
+  readonly onSend: SendHook;
+  /** ...or when the request ends without one. */
+  readonly onResponse: RequestHook;
+}
+
+/** The chat route's concurrency hooks (chat-plugin.ts); undefined when no ceiling is set. */
+export function concurrencyLimits(settings: Partial<ConcurrencyLimitSettings> = {}): ConcurrencyHooks | undefined {
+  const { ceilings, perClient = 0, perOrg = 0 } = settings;
+  if (ceilings === undefined || (perClient === 0 && perOrg === 0)) return undefined;
 
   const countsOf = (request: FastifyRequest): CeilingCount[] => {
     const counts: CeilingCount[] = [];
@@ -63,31 +67,30 @@ const concurrencyLimitsPlugin: FastifyPluginAsync<ConcurrencyLimitOptions> = asy
       request.concurrencyRelease = admission.release;
       return true;
     }
-    options.onRefused?.(admission.ceiling);
-    void reply.code(429).header('retry-after', CONCURRENCY_RETRY_AFTER_S).send({ detail: refusalDetail(admission.ceiling) });
+    settings.onRefused?.(admission.ceiling);
+    sendError(reply, 429, refusalDetail(admission.ceiling), { 'retry-after': CONCURRENCY_RETRY_AFTER_S });
     return false;
   };
 
-  // Callback style like the app's other request hooks: the in-process ceilings answer without a promise.
-  app.addHook('preHandler', (request, reply, done) => {
-    if (!isChat(request)) return done();
-    const admission = ceilings.acquire(countsOf(request));
-    if (!(admission instanceof Promise)) {
-      if (answer(request, reply, admission)) done();
-      return;
-    }
-    admission.then((settled) => {
-      if (answer(request, reply, settled)) done();
-    }, done);
-  });
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    release(request);
-    done(null, payload);
-  });
-  app.addHook('onResponse', (request, _reply, done) => {
-    release(request);
-    done();
-  });
-};
-
-export const concurrencyLimits = fp(concurrencyLimitsPlugin, { name: 'concurrency-limits', fastify: '5.x' });
+  return {
+    // The in-process ceilings answer without a promise.
+    preHandler(request, reply, done) {
+      const admission = ceilings.acquire(countsOf(request));
+      if (!(admission instanceof Promise)) {
+        if (answer(request, reply, admission)) done();
+        return;
+      }
+      admission.then((settled) => {
+        if (answer(request, reply, settled)) done();
+      }, done);
+    },
+    onSend(request, _reply, payload, done) {
+      release(request);
+      done(null, payload);
+    },
+    onResponse(request, _reply, done) {
+      release(request);
+      done();
+    },
+  };
+}

@@ -12,6 +12,7 @@
 import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
+import { errorBody } from './error-replies.ts';
 
 export interface ConnectionLimits {
   /** KEEP_ALIVE_TIMEOUT_MS: longer than the 60 s idle timeout of common load balancers. */
@@ -37,7 +38,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   if (socket.writable) {
     const status = clientErrorStatus(err.code);
     const reason = STATUS_CODES[status] ?? 'Bad Request';
-    const body = JSON.stringify({ detail: reason });
+    const body = JSON.stringify(errorBody(reason));
     socket.write(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,

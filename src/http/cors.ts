@@ -5,11 +5,10 @@
  * preflight (204, cached for PREFLIGHT_MAX_AGE_S) and its requests with the CORS headers; any other
  * origin or path gets none (its preflight is a 404 like any unknown path), and the decision is
  * logged at debug. Answered in onRequest, before caller authentication: a browser's preflight never
- * carries the key.
+ * carries the key. Registered by the chat plugin (chat-plugin.ts) once per route prefix.
  */
-import cors, { type FastifyCorsOptions } from '@fastify/cors';
-import fp from 'fastify-plugin';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyRequest } from 'fastify';
 import type { CorsOrigins } from '../config/cors-origins.ts';
 import { TRACE_RESPONSE_HEADER } from './trace-response.ts';
 
@@ -47,11 +46,6 @@ export function originsWithoutCors(keys: readonly { readonly name: string; reado
   return keys.flatMap((key) => key.origins.filter((origin) => !originAllowed(origin, allowed, exact)).map((origin) => ({ name: key.name, origin })));
 }
 
-export interface CorsSettings {
-  readonly origins: CorsOrigins;
-  readonly routePrefix: string;
-}
-
 const ALLOWED: FastifyCorsOptions = {
   methods: ['GET', 'POST'],
   allowedHeaders: [...ALLOWED_REQUEST_HEADERS],
@@ -61,27 +55,26 @@ const ALLOWED: FastifyCorsOptions = {
   credentials: false,
 };
 
-const corsPlugin: FastifyPluginAsync<CorsSettings> = async (app, settings) => {
-  // No origin allowed (the default outside local): no hook on every request, no OPTIONS route.
-  if (!settings.origins.local && settings.origins.origins.length === 0) return;
-  const exact: ReadonlySet<string> = new Set(settings.origins.origins);
+/**
+ * What the chat plugin registers @fastify/cors with, in its own scope (so its hook sees the chat
+ * routes and its OPTIONS route, nothing else); undefined when no origin is allowed (the default
+ * outside local: no hook, no OPTIONS route). `routePrefix` is that scope's prefix.
+ */
+export function chatCorsOptions(origins: CorsOrigins, routePrefix: string): FastifyCorsOptions | undefined {
+  if (!origins.local && origins.origins.length === 0) return undefined;
+  const exact: ReadonlySet<string> = new Set(origins.origins);
   const decide = (request: FastifyRequest): FastifyCorsOptions => {
     const origin = request.headers.origin;
     if (origin === undefined) return { origin: false };
+    // The OPTIONS route catches every path under the prefix: a preflight is answered for the chat routes only.
     const path = request.url.split('?', 1)[0] ?? '';
-    if (!isCorsPath(path, settings.routePrefix)) return { origin: false };
+    if (!isCorsPath(path, routePrefix)) return { origin: false };
     // An OPTIONS that is not a preflight is a 404 in the detail shape (not @fastify/cors' text/plain 400).
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] === undefined) return { origin: false };
-    const allowed = originAllowed(origin, settings.origins, exact);
+    const allowed = originAllowed(origin, origins, exact);
     request.log.debug({ origin: origin.slice(0, LOGGED_ORIGIN_CHARS), allowed }, allowed ? 'CORS origin allowed' : 'CORS origin not allowed: no CORS headers');
     // The one origin asked about is echoed (never `*`): the answer varies by Origin, which @fastify/cors says in Vary.
     return allowed ? { ...ALLOWED, origin } : { origin: false };
   };
-  await app.register(cors, {
-    delegator: (request, callback) => callback(null, decide(request)),
-    hideOptionsRoute: true,
-  });
-};
-
-/** Registered once on the root instance (not encapsulated): its hook sees every route, prefixed or not. */
-export const chatCors = fp(corsPlugin, { name: 'chat-cors', fastify: '5.x' });
+  return { delegator: (request, callback) => callback(null, decide(request)), hideOptionsRoute: true };
+}

@@ -1,14 +1,38 @@
+/**
+ * Every error answer of the service (docs/api.md#errors) goes out through `sendError`: its status,
+ * the `{detail}` body (a text, or a message with the request's trace id) and the headers that come
+ * with it (`Retry-After`, `WWW-Authenticate`, ...), so the shape is decided here once. `errorReply`
+ * maps an error thrown while serving a request to what the client is told.
+ */
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import { BODY_LIMIT_BYTES } from '../../schemas/chat-request.schema.ts';
 import { CRITICAL_PARTIES, DownstreamError, PartyPoolBusyError, OutboxUnavailableError, RequestValidationError, rootCause, unavailableDetail, type DownstreamParty } from '../errors.ts';
 import { MalformedJsonError } from './json-body.ts';
 import { validationMessage, type SchemaError } from './validation-message.ts';
 
-/** What the client is told: a status and the body of docs/api.md#errors. */
+/** The `detail` of an error answer: a fixed text, or (400, 500) a message with the request's trace id. */
+export type Detail = string | { readonly message: string; readonly trace_id: string };
+
+/** Headers an error answer carries besides its body (`Retry-After`, `WWW-Authenticate`, `RateLimit-*`, ...). */
+export type ErrorHeaders = Readonly<Record<string, string | number>>;
+
+/** The body of every error answer. */
+export function errorBody(detail: Detail): { readonly detail: Detail } {
+  return { detail };
+}
+
+/** Answers `status` with `{detail}` and `headers`: the one way an error answer is sent. */
+export function sendError(reply: FastifyReply, status: number, detail: Detail, headers?: ErrorHeaders): FastifyReply {
+  void reply.code(status);
+  if (headers !== undefined) for (const [name, value] of Object.entries(headers)) void reply.header(name, value);
+  return reply.send(errorBody(detail));
+}
+
+/** What the client is told of a failure: a status and the `detail` of docs/api.md#errors. */
 export interface ErrorReply {
   readonly status: number;
-  readonly body: { detail: string } | { detail: { message: string; trace_id: string } };
+  readonly detail: Detail;
   /** Expected failures are logged at warn without a stack; defects at error. */
   readonly defect: boolean;
   /** The log line's message: a party that is down is logged as that party's failure. */
@@ -22,14 +46,14 @@ export interface ErrorReply {
 const logMessage = (defect: boolean): string => (defect ? 'request failed' : 'request rejected');
 const withTrace = (status: number, message: string, traceId: string, defect = false): ErrorReply => ({
   status,
-  body: { detail: { message, trace_id: traceId } },
+  detail: { message, trace_id: traceId },
   defect,
   logMessage: logMessage(defect),
 });
-const text = (status: number, detail: string): ErrorReply => ({ status, body: { detail }, defect: false, logMessage: logMessage(false) });
+const text = (status: number, detail: string): ErrorReply => ({ status, detail, defect: false, logMessage: logMessage(false) });
 const unavailable = (party: DownstreamParty): ErrorReply => ({
   status: 503,
-  body: { detail: unavailableDetail(party) },
+  detail: unavailableDetail(party),
   defect: false,
   logMessage: unavailableDetail(party),
   party,

@@ -6,12 +6,11 @@
  * (src/http/metrics-server.ts, meant for the cluster network alone) and the service's port answers
  * 404. Without caller keys and without METRICS_PORT, /metrics is open as before.
  */
-import fp from 'fastify-plugin';
-import type { FastifyPluginAsync } from 'fastify';
 import { bearerToken, digestKey, matchKey, soleAuthorization } from './bearer-key.ts';
+import { sendError } from './error-replies.ts';
+import type { RequestHook } from './hook-outcome.ts';
 
 export interface MetricsAccessOptions {
-  readonly routePrefix: string;
   /** CALLER_API_KEYS or PUBLISHABLE_KEYS is set: the metrics are not for anyone. */
   readonly callersAuthenticate: boolean;
   /** ADMIN_API_KEY (only its digest is kept). */
@@ -20,19 +19,16 @@ export interface MetricsAccessOptions {
   readonly servedElsewhere: boolean;
 }
 
-const metricsAccessPlugin: FastifyPluginAsync<MetricsAccessOptions> = async (app, options) => {
-  if (!options.servedElsewhere && !options.callersAuthenticate) return;
-  const urls: ReadonlySet<string> = new Set(['/metrics', `${options.routePrefix}/metrics`]);
+/** The onRequest hook of the `/metrics` route (probe-routes.ts); undefined when it is open to all. */
+export function metricsAccess(options: MetricsAccessOptions): RequestHook | undefined {
+  if (!options.servedElsewhere && !options.callersAuthenticate) return undefined;
   const digests = options.adminApiKey === undefined ? [] : [digestKey(options.adminApiKey)];
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!urls.has(request.routeOptions.url ?? '')) return done();
+  return (request, reply, done) => {
     if (options.servedElsewhere) {
-      void reply.code(404).send({ detail: 'Not Found' });
+      sendError(reply, 404, 'Not Found');
       return;
     }
     if (matchKey(bearerToken(soleAuthorization(request.raw.rawHeaders)), digests) !== -1) return done();
-    void reply.code(401).header('www-authenticate', 'Bearer').send({ detail: 'Unauthorized' });
-  });
-};
-
-export const metricsAccess = fp(metricsAccessPlugin, { name: 'metrics-access', fastify: '5.x' });
+    sendError(reply, 401, 'Unauthorized', { 'www-authenticate': 'Bearer' });
+  };
+}

@@ -8,6 +8,10 @@ import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import type { Metrics } from '../telemetry/metrics.ts';
 import { OPENMETRICS_CONTENT_TYPE, wantsOpenMetrics } from '../telemetry/open-metrics.ts';
+import { errorBody } from './error-replies.ts';
+
+/** A plain node:http server: the error answers' body comes from the same place as the service's, written here. */
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 export interface MetricsServer {
   readonly port: number;
@@ -20,14 +24,14 @@ export async function serveMetrics(metrics: Metrics, host: string, port: number)
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('referrer-policy', 'no-referrer');
     if (req.method !== 'GET' || path !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end('{"detail":"Not Found"}');
+      res.writeHead(404, JSON_TYPE).end(JSON.stringify(errorBody('Not Found')));
       return;
     }
     // The same negotiation as the service port's route: OpenMetrics (with exemplars) when asked for.
     const open = wantsOpenMetrics(req.headers.accept);
     (open ? metrics.scrapeOpenMetrics() : metrics.scrape()).then(
       (text) => res.writeHead(200, { 'content-type': open ? OPENMETRICS_CONTENT_TYPE : metrics.registry.contentType }).end(text),
-      () => res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end('{"detail":"Internal server error"}'),
+      () => res.writeHead(500, JSON_TYPE).end(JSON.stringify(errorBody('Internal server error'))),
     );
   });
   // Scrapes are short: an idle scraper connection is not kept for long.

@@ -15,9 +15,9 @@
  * ready, for an app that never listens): `START_UP_GRACE_MS` later.
  */
 import underPressure from '@fastify/under-pressure';
-import fp from 'fastify-plugin';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { chatRouteMatcher } from './chat-route.ts';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './error-replies.ts';
+import type { RequestHook } from './hook-outcome.ts';
 
 /** Seconds a refused caller is asked to wait; the state is measured again every second. */
 export const OVERLOAD_RETRY_AFTER_S = 5;
@@ -26,17 +26,14 @@ export const OVERLOAD_RETRY_AFTER_S = 5;
 export const START_UP_GRACE_MS = 2_000;
 
 export interface OverloadOptions {
-  readonly routePrefix: string;
   /** OVERLOAD_MAX_EVENT_LOOP_DELAY_MS (docs/api.md#overload-and-input-depth: 1000); unset or 0 = off (tests on a loaded machine, where any loop may lag). */
-  readonly maxEventLoopDelayMs?: number | undefined;
+  readonly overloadMaxEventLoopDelayMs?: number | undefined;
   /** Each chat refused (chat_adapter_shed_total); the refusal's warn line is src/http/refusal-log.ts's. */
   readonly onShed?: ((reason: 'event_loop_delay') => void) | undefined;
 }
 
-const overloadPlugin: FastifyPluginAsync<OverloadOptions> = async (app, options) => {
-  const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 0;
-  if (maxEventLoopDelay === 0) return;
-  const isChat = chatRouteMatcher(options.routePrefix);
+/** Arms shedding `START_UP_GRACE_MS` after `scope` is ready, and again after it listens. */
+function armedAfterStartUp(scope: FastifyInstance): () => boolean {
   let armed = false;
   let arm: NodeJS.Timeout | undefined;
   const armLater = () => {
@@ -47,30 +44,35 @@ const overloadPlugin: FastifyPluginAsync<OverloadOptions> = async (app, options)
     arm.unref();
   };
   // Counted from readiness, and again from listening: the start-up collection runs between the two.
-  app.addHook('onReady', (done) => {
+  scope.addHook('onReady', (done) => {
     armLater();
     done();
   });
-  app.addHook('onListen', (done) => {
+  scope.addHook('onListen', (done) => {
     if (!armed) armLater();
     done();
   });
-  app.addHook('onClose', (_instance, done) => {
+  scope.addHook('onClose', (_instance, done) => {
     clearTimeout(arm);
     done();
   });
-  // under-pressure sends what the handler returns; undefined lets the request through.
-  const refuseChats = (request: FastifyRequest, reply: FastifyReply): { detail: string } | undefined => {
-    if (!armed || !isChat(request)) return undefined;
-    options.onShed?.('event_loop_delay');
-    void reply.code(503).header('retry-after', OVERLOAD_RETRY_AFTER_S);
-    return { detail: 'Service overloaded' };
-  };
-  await app.register(underPressure, {
-    maxEventLoopDelay,
-    retryAfter: OVERLOAD_RETRY_AFTER_S,
-    pressureHandler: refuseChats as (request: FastifyRequest, reply: FastifyReply) => void,
-  });
-};
+  return () => armed;
+}
 
-export const overload = fp(overloadPlugin, { name: 'overload', fastify: '5.x' });
+/**
+ * The chat route's overload hook (chat-plugin.ts), with its sampler registered in `scope` (the chat
+ * plugin's, so one per route prefix); undefined when shedding is off.
+ */
+export function overloadShedding(scope: FastifyInstance, options: OverloadOptions): RequestHook | undefined {
+  const maxEventLoopDelay = options.overloadMaxEventLoopDelayMs ?? 0;
+  if (maxEventLoopDelay === 0) return undefined;
+  const armed = armedAfterStartUp(scope);
+  // under-pressure only samples here (no threshold given, so it adds no hook of its own): the
+  // refusal is this hook's, sent like every other error answer.
+  void scope.register(underPressure);
+  return (_request, reply, done) => {
+    if (!armed() || scope.memoryUsage().eventLoopDelay <= maxEventLoopDelay) return done();
+    options.onShed?.('event_loop_delay');
+    sendError(reply, 503, 'Service overloaded', { 'retry-after': OVERLOAD_RETRY_AFTER_S });
+  };
+}

@@ -15,11 +15,11 @@
  * the turn queue and the client's and organisation's each in a call of its own (shared by every
  * instance); without it, or while Redis cannot answer, in process.
  */
-import fp from 'fastify-plugin';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionNameOf, type SessionOf } from '../pipeline/session-key.ts';
 import type { RateWindow, RateWindows, WindowCount } from '../turns/rate-windows.ts';
-import { chatRouteMatcher } from './chat-route.ts';
+import { sendError } from './error-replies.ts';
+import type { RequestHook } from './hook-outcome.ts';
 import { inProcessWindowCounter } from './rate-limit-store.ts';
 
 const WINDOW_MS = 60_000;
@@ -40,10 +40,6 @@ export interface RateLimitSettings {
   readonly clientPerMin?: number;
 }
 
-export interface RateLimitOptions extends RateLimitSettings {
-  readonly routePrefix: string;
-}
-
 function setHeaders(reply: FastifyReply, max: number, remaining: number, resetSeconds: number): void {
   void reply.header('ratelimit-limit', max);
   void reply.header('ratelimit-remaining', remaining);
@@ -61,7 +57,7 @@ export function answerRateLimits(reply: FastifyReply, counts: readonly WindowCou
     if (count.current > count.max) {
       const seconds = Math.max(1, Math.ceil(count.ttlMs / 1000));
       setHeaders(reply, count.max, 0, seconds);
-      void reply.header('retry-after', seconds).code(429).send({ detail: 'Too Many Requests' });
+      sendError(reply, 429, 'Too Many Requests', { 'retry-after': seconds });
       return false;
     }
     if (tightest === undefined || remaining < tightest.remaining) tightest = { count, remaining };
@@ -70,12 +66,16 @@ export function answerRateLimits(reply: FastifyReply, counts: readonly WindowCou
   return true;
 }
 
-const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, options) => {
-  app.decorateRequest('rateLimitWindows', undefined);
-  const sessionPerMin = options.sessionPerMin ?? 0;
-  const orgPerMin = options.orgPerMin ?? 0;
-  const clientPerMin = options.clientPerMin ?? 0;
-  if (sessionPerMin === 0 && orgPerMin === 0 && clientPerMin === 0) return;
+/**
+ * The chat route's rate-limit hook (chat-plugin.ts): names the chat's windows; undefined when no
+ * limit is set. Built once for every route prefix, so a client's chats count in one set of
+ * in-process windows whichever path they take.
+ */
+export function rateLimits(settings: RateLimitSettings = {}): RequestHook | undefined {
+  const sessionPerMin = settings.sessionPerMin ?? 0;
+  const orgPerMin = settings.orgPerMin ?? 0;
+  const clientPerMin = settings.clientPerMin ?? 0;
+  if (sessionPerMin === 0 && orgPerMin === 0 && clientPerMin === 0) return undefined;
   const counter = inProcessWindowCounter();
   const body = (request: FastifyRequest) => request.body as SessionOf;
 
@@ -87,14 +87,8 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
     if (orgPerMin > 0) windows.push({ key: `org:${body(request).orgId}`, max: orgPerMin });
     return windows;
   };
-  const isChat = chatRouteMatcher(options.routePrefix);
 
-  // Callback style like the app's other request hooks.
-  app.addHook('preHandler', (request, reply, done) => {
-    if (!isChat(request)) {
-      done();
-      return;
-    }
+  return (request, _reply, done) => {
     // The placeholder session id counts per conversation (src/pipeline/session-key.ts).
     const session = sessionPerMin > 0 ? { key: `session:${sessionNameOf(body(request))}`, max: sessionPerMin } : undefined;
     const shared = sharedWindowsOf(request);
@@ -107,7 +101,5 @@ const rateLimitsPlugin: FastifyPluginAsync<RateLimitOptions> = async (app, optio
       uncountLocally: () => counter.uncount(all),
     };
     done();
-  });
-};
-
-export const rateLimits = fp(rateLimitsPlugin, { name: 'rate-limits', fastify: '5.x' });
+  };
+}

@@ -18,6 +18,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ID_PATTERN } from '../../schemas/chat-request.schema.ts';
 import { BadRequestSchema, ForbiddenSchema, ServiceUnavailableSchema, TooManyRequestsSchema, UnauthorizedSchema } from '../../schemas/errors.schema.ts';
 import type { FoundTurn, StreamLog } from '../streams/stream-log.ts';
+import { sendError } from './error-replies.ts';
+import type { RequestHook } from './hook-outcome.ts';
 import { UI_MESSAGE_STREAM_HEADERS } from './stream-writer.ts';
 
 /** A resumer whose socket holds this many unsent bytes is not reading: it is closed, like any slow reader. */
@@ -40,7 +42,7 @@ function allowed(request: FastifyRequest, reply: FastifyReply, turn: FoundTurn):
   const orgIds = request.caller?.orgIds;
   const propertyIds = request.caller?.propertyIds;
   if ((orgIds === undefined || orgIds.has(turn.scope.orgId)) && (propertyIds === undefined || propertyIds.has(turn.scope.propertyId))) return true;
-  void reply.code(403).send({ detail: 'Forbidden' });
+  sendError(reply, 403, 'Forbidden');
   return false;
 }
 
@@ -115,15 +117,20 @@ async function findTurn(streams: StreamLog, request: FastifyRequest, reply: Fast
     return (await streams.find(conversationId)) ?? null;
   } catch (err) {
     request.log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'stream log unavailable');
-    void reply.code(503).header('retry-after', '1').send({ detail: STORE_UNAVAILABLE });
+    sendError(reply, 503, STORE_UNAVAILABLE, { 'retry-after': '1' });
     return undefined;
   }
 }
 
-/** Registers both routes on the chat plugin's instance (so also under ROUTE_PREFIX). */
-export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog): void {
+/**
+ * Registers both routes on the chat plugin's scope (so also under ROUTE_PREFIX); `callerKey` is the
+ * chat's key check (caller-auth.ts), their only hook of the chat's gate.
+ */
+export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog, callerKey: RequestHook | undefined): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const hooks = callerKey === undefined ? {} : { onRequest: callerKey };
   typed.get('/chat_adapter/:conversation_id/stream', {
+    ...hooks,
     schema: {
       params: ParamsSchema,
       response: { 204: Type.Null(), 400: BadRequestSchema, 401: UnauthorizedSchema, 403: ForbiddenSchema, 429: TooManyRequestsSchema, 503: ServiceUnavailableSchema },
@@ -131,20 +138,21 @@ export function registerResumeRoutes(app: FastifyInstance, streams: StreamLog): 
   }, async (request, reply) => {
     const after = lastEventId(request);
     if (after === undefined) {
-      return reply.code(400).send({ detail: { message: 'Invalid request: Last-Event-ID must be the id of a part (digits)', trace_id: request.traceId } });
+      return sendError(reply, 400, { message: 'Invalid request: Last-Event-ID must be the id of a part (digits)', trace_id: request.traceId });
     }
     const turn = await findTurn(streams, request, reply, request.params.conversation_id);
     if (turn === undefined) return reply;
     if (turn === null) return reply.code(204).header('cache-control', 'no-store').send(null);
     if (!allowed(request, reply, turn)) return reply;
     const follower = turn.follow(after);
-    if (follower === undefined) return reply.code(429).header('retry-after', '1').send({ detail: 'Too Many Requests' });
+    if (follower === undefined) return sendError(reply, 429, 'Too Many Requests', { 'retry-after': '1' });
     void reply.hijack();
     await relay(reply, follower);
     return reply;
   });
 
   typed.post('/chat_adapter/:conversation_id/stop', {
+    ...hooks,
     schema: {
       params: ParamsSchema,
       body: Type.Optional(Type.Object({ message_id: Type.Optional(Type.String({ minLength: 1, maxLength: MESSAGE_ID_MAX_CHARS })) })),

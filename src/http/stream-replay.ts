@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ChatRequest } from '../../schemas/chat-request.schema.ts';
 import { requestIdFor } from '../pipeline/request-id.ts';
-import type { StreamReplay } from './chat-admission.ts';
+import type { StreamReplay } from './admission-answer.ts';
 import { wantsEventStream } from './stream-accept.ts';
 import { UiMessageStreamWriter } from './stream-writer.ts';
 

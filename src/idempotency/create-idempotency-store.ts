@@ -55,6 +55,65 @@ async function retryUntil(giveUpAt: number, work: () => Promise<void>): Promise<
   }
 }
 
+/** What a claim falls back on while Redis does not answer. */
+interface Fallback {
+  readonly local: MemoryIdempotencyStore;
+  readonly events: IdempotencyStoreEvents;
+  readonly claimMs: number;
+}
+
+/**
+ * Settles a claim on Redis: once, waited for; when Redis does not answer (an outage, a failover in
+ * progress), reported and tried again behind the chat until the claim would have expired, so the
+ * kept answer (or the key's release) lands on Redis once it answers again, and a retry there is a
+ * replay instead of a 409 until the claim expires. Each try acts only on this claim's own value.
+ */
+function quiet(fallback: Fallback, claim: HeldClaim): HeldClaim {
+  const quietly = async (operation: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (err) {
+      fallback.events.fallback(operation, toError(err));
+      void retryUntil(Date.now() + fallback.claimMs, work);
+    }
+  };
+  return {
+    outcome: 'claimed',
+    complete: (answer) => quietly('complete', () => claim.complete(answer)),
+    release: () => quietly('release', () => claim.release()),
+  };
+}
+
+/**
+ * Claims in process because Redis could not (`reason`). `sent`: the claim that was sent to Redis
+ * and whose reply was lost; it may still be made there when Redis resumes, so it is settled as
+ * the in-process claim is.
+ */
+async function claimLocally(fallback: Fallback, scope: string, fingerprint: string, reason: Error, sent: PreparedClaim | undefined): Promise<Claim> {
+  fallback.events.fallback('claim', reason);
+  const claim = await fallback.local.claim(scope, fingerprint);
+  if (sent === undefined) return claim;
+  // Without this, a script that ran late would hold the key "in flight" on Redis until the claim
+  // expires (REQUEST_TIMEOUT_MS and more): every retry elsewhere a 409. Not waited for: the
+  // answer goes out at once whatever Redis does; each command acts only on this claim's own value.
+  const shared = quiet(fallback, sent.held());
+  if (claim.outcome !== 'claimed') {
+    void shared.release();
+    return claim;
+  }
+  return {
+    outcome: 'claimed',
+    complete: (answer) => {
+      void shared.complete(answer);
+      return claim.complete(answer);
+    },
+    release: () => {
+      void shared.release();
+      return claim.release();
+    },
+  };
+}
+
 export function createIdempotencyStore(config: IdempotencyStoreConfig): IdempotencyStores {
   const claimMs = config.requestTimeoutMs + CLAIM_MARGIN_MS;
   const local = createMemoryIdempotencyStore({
@@ -73,54 +132,7 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
     telemetry: config.redisTelemetry,
     ...(config.replicaAcks === undefined ? {} : { replicaAcks: config.replicaAcks }),
   });
-  /**
-   * Settles a claim on Redis: once, waited for; when Redis does not answer (an outage, a failover in
-   * progress), reported and tried again behind the chat until the claim would have expired, so the
-   * kept answer (or the key's release) lands on Redis once it answers again, and a retry there is a
-   * replay instead of a 409 until the claim expires. Each try acts only on this claim's own value.
-   */
-  const quietly = async (operation: string, work: () => Promise<void>) => {
-    try {
-      await work();
-    } catch (err) {
-      events.fallback(operation, toError(err));
-      void retryUntil(Date.now() + claimMs, work);
-    }
-  };
-  const quiet = (claim: HeldClaim): HeldClaim => ({
-    outcome: 'claimed',
-    complete: (answer) => quietly('complete', () => claim.complete(answer)),
-    release: () => quietly('release', () => claim.release()),
-  });
-  /**
-   * Claims in process because Redis could not (`reason`). `sent`: the claim that was sent to Redis
-   * and whose reply was lost; it may still be made there when Redis resumes, so it is settled as
-   * the in-process claim is.
-   */
-  async function claimLocally(scope: string, fingerprint: string, reason: Error, sent: PreparedClaim | undefined): Promise<Claim> {
-    events.fallback('claim', reason);
-    const claim = await local.claim(scope, fingerprint);
-    if (sent === undefined) return claim;
-    // Without this, a script that ran late would hold the key "in flight" on Redis until the claim
-    // expires (REQUEST_TIMEOUT_MS and more): every retry elsewhere a 409. Not waited for: the
-    // answer goes out at once whatever Redis does; each command acts only on this claim's own value.
-    const shared = quiet(sent.held());
-    if (claim.outcome !== 'claimed') {
-      void shared.release();
-      return claim;
-    }
-    return {
-      outcome: 'claimed',
-      complete: (answer) => {
-        void shared.complete(answer);
-        return claim.complete(answer);
-      },
-      release: () => {
-        void shared.release();
-        return claim.release();
-      },
-    };
-  }
+  const fallback: Fallback = { local, events, claimMs };
 
   return {
     local,
@@ -134,9 +146,9 @@ export function createIdempotencyStore(config: IdempotencyStoreConfig): Idempote
         // Settled on Redis as the local claim is, once Redis answers again: a claim whose reply was
         // lost (a stall, a primary that died under it) may have been made there; and a kept answer
         // is written where no record is, so a retry on another instance after the outage is a replay.
-        return claimLocally(scope, fingerprint, reason, prepared);
+        return claimLocally(fallback, scope, fingerprint, reason, prepared);
       }
-      return claim.outcome === 'claimed' ? quiet(claim) : claim;
+      return claim.outcome === 'claimed' ? quiet(fallback, claim) : claim;
     },
     close: () => local.close(),
   };

@@ -1,7 +1,11 @@
-/** Reading the shared outbox's jobs for the admin list and the metrics: ids, times and reasons only. */
+/**
+ * The shared outbox's jobs as the admin routes and the metrics see them: listed (ids, times and
+ * reasons only), counted, and a dead one queued again.
+ */
 import type { Job, JobType, Queue } from 'bullmq';
 import type { Handoff } from '../../schemas/handoff.schema.ts';
-import type { HandoffStatus, OutboxEntry } from './outbox.ts';
+import type { Logger } from '../pipeline/ports.ts';
+import type { HandoffStatus, OutboxCounts, OutboxEntry, RetryResult } from './outbox.ts';
 
 /** A job's data: the handoff, the chat's trace headers, and its times (epoch ms). */
 export interface HandoffJobData {
@@ -46,4 +50,33 @@ export async function oldestCreatedAt(queue: Queue<HandoffJobData>): Promise<num
   let oldest: number | null = null;
   for (const job of jobs) oldest = oldest === null ? job.data.createdAt : Math.min(oldest, job.data.createdAt);
   return oldest;
+}
+
+/** Depth by state and the oldest undelivered job's age. */
+export async function countJobs(queue: Queue<HandoffJobData>, now: () => number): Promise<OutboxCounts> {
+  const c = await queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized', 'failed');
+  const oldest = await oldestCreatedAt(queue);
+  return {
+    store: 'shared',
+    pending: (c['waiting'] ?? 0) + (c['delayed'] ?? 0) + (c['prioritized'] ?? 0),
+    delivering: c['active'] ?? 0,
+    dead: c['failed'] ?? 0,
+    oldestUndeliveredSeconds: oldest === null ? null : Math.max(0, (now() - oldest) / 1000),
+  };
+}
+
+/** Queues a dead job again, with a fresh HANDOFF_MAX_AGE_S (counted from now) and attempts from zero. */
+export async function retryDeadJob(queue: Queue<HandoffJobData>, handoffId: string, now: () => number, logger: Logger): Promise<RetryResult> {
+  const job = await queue.getJob(handoffId);
+  if (job === undefined) return 'not_found';
+  if ((await job.getState()) !== 'failed') return 'not_dead';
+  await job.updateData({ ...job.data, queuedAt: now() });
+  try {
+    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+  } catch {
+    // Someone else re-queued it first.
+    return 'not_dead';
+  }
+  logger.info({ handoff_id: handoffId, store: 'shared' }, 'handoff re-queued');
+  return 'queued';
 }

@@ -5,20 +5,21 @@
  * (a job whose instance died is taken over after its lock lapses).
  * Redis needs `maxmemory-policy noeviction` and persistence (docs/operations.md#redis). A queued
  * handoff must survive a failover: with replicas wanted (REDIS_WAIT_REPLICAS), a replica
- * acknowledges the job before the chat answers (replica-ack.ts).
+ * acknowledges the job before the chat answers (replica-ack.ts). The writing side is
+ * bullmq-producer.ts, the background work (workers, dead-letter sweep) bullmq-upkeep.ts.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Queue, type JobsOptions } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 import type { Handoff } from '../../schemas/handoff.schema.ts';
 import { captureTraceHeaders } from '../clients/handoff-client.ts';
 import { OutboxUnavailableError } from '../errors.ts';
 import type { Logger } from '../pipeline/ports.ts';
 import type { RedisTarget } from '../config/redis-target.ts';
-import { connectRedis, redisAnswers } from '../shared-state/redis-connection.ts';
+import { redisAnswers } from '../shared-state/redis-connection.ts';
 import { noReplicaAcks, type ReplicaAcks } from '../shared-state/replica-ack.ts';
-import { legacyJobsPending, LEGACY_BULLMQ_PREFIX } from './bullmq-legacy-prefix.ts';
-import { listJobs, oldestCreatedAt, type HandoffJobData } from './bullmq-jobs.ts';
-import { BULLMQ_ATTEMPTS, BULLMQ_PREFIX, CLOSE_WAIT_MS, startHandoffWorker, type HandoffWorker } from './bullmq-worker.ts';
+import { countJobs, listJobs, retryDeadJob } from './bullmq-jobs.ts';
+import { openBullmqProducer } from './bullmq-producer.ts';
+import { bullmqUpkeep } from './bullmq-upkeep.ts';
+import { BULLMQ_ATTEMPTS, BULLMQ_PREFIX } from './bullmq-worker.ts';
 import type { RetryPolicy } from './delivery-policy.ts';
 import { deliveryReport } from './delivery-report.ts';
 import { safeReason, silentOutboxEvents, type Deliver, type Outbox, type OutboxEvents } from './outbox.ts';
@@ -50,165 +51,89 @@ export interface BullmqOutboxOptions {
 const BACKOFF_TYPE = 'handoff-full-jitter';
 const DEFAULT_DEAD_LETTER_TTL_S = 30 * 86_400;
 
-export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
-  const { deliver, policy, logger } = options;
-  const now = options.now ?? Date.now;
-  const queueName = options.queueName ?? 'handoffs';
-  const lockMs = options.lockMs ?? 30_000;
-  const report = deliveryReport('shared', logger, options.events ?? silentOutboxEvents);
-  const deadLetterTtlSeconds = options.deadLetterTtlSeconds ?? DEFAULT_DEAD_LETTER_TTL_S;
-  let errorLoggedAt = 0;
-  const logError = (what: string) => (err: Error) => {
-    // BullMQ reports every failed reconnect; one line a minute says enough.
-    if (now() - errorLoggedAt < 60_000) return;
-    errorLoggedAt = now();
-    logger.warn({ store: 'shared', reason: safeReason(err) }, `shared handoff outbox: ${what} error`);
-  };
-
-  // The producer fails fast (no offline queue, short command timeout): a chat never waits on Redis.
-  const producer = connectRedis(options.redis, {
-    commandTimeoutMs: options.commandTimeoutMs ?? 500,
-    onOutage: (err) => logger.warn({ store: 'shared', reason: safeReason(err) }, 'shared handoff outbox: Redis unreachable; handoffs go to the local outbox'),
-  });
-  const jobOptions = (handoffId: string): JobsOptions => ({
+/** The job of one handoff: its id is the handoff's, retried on our backoff until HANDOFF_MAX_AGE_S. */
+function jobOptions(handoffId: string, deadLetterTtlSeconds: number): JobsOptions {
+  return {
     jobId: handoffId,
     attempts: BULLMQ_ATTEMPTS,
     backoff: { type: BACKOFF_TYPE },
     // A delivered job (it holds the visitor's contact details) is deleted at once; a dead one is
     // kept for HANDOFF_DEAD_LETTER_TTL_S (BullMQ applies the age when a later job fails; the sweep
-    // below deletes a lone one too).
+    // of bullmq-upkeep.ts deletes a lone one too).
     removeOnComplete: true,
     removeOnFail: { age: deadLetterTtlSeconds },
     stackTraceLimit: 0,
-  });
-  let queue: Promise<Queue<HandoffJobData>> | undefined;
-  const getQueue = (): Promise<Queue<HandoffJobData>> =>
-    (queue ??= (async () => {
-      const q = new Queue<HandoffJobData>(queueName, { connection: producer, prefix: BULLMQ_PREFIX });
-      q.on('error', logError('queue'));
-      try {
-        await q.waitUntilReady();
-        return q;
-      } catch (err) {
-        queue = undefined;
-        await q.close().catch(() => undefined);
-        throw err;
-      }
-    })());
-  const whenConnected = async (): Promise<Queue<HandoffJobData>> => {
-    if (producer.status !== 'ready') throw new OutboxUnavailableError(`shared outbox: Redis ${producer.status}`);
-    return getQueue();
   };
+}
 
+/** BullMQ reports every failed reconnect; one line a minute says enough. */
+function rateLimitedErrorLog(logger: Logger, now: () => number): (what: string) => (err: Error) => void {
+  let errorLoggedAt = 0;
+  return (what) => (err) => {
+    if (now() - errorLoggedAt < 60_000) return;
+    errorLoggedAt = now();
+    logger.warn({ store: 'shared', reason: safeReason(err) }, `shared handoff outbox: ${what} error`);
+  };
+}
+
+export function createBullmqOutbox(options: BullmqOutboxOptions): Outbox {
+  const { logger } = options;
+  const now = options.now ?? Date.now;
+  const queueName = options.queueName ?? 'handoffs';
+  const report = deliveryReport('shared', logger, options.events ?? silentOutboxEvents);
+  const deadLetterTtlSeconds = options.deadLetterTtlSeconds ?? DEFAULT_DEAD_LETTER_TTL_S;
+  const logError = rateLimitedErrorLog(logger, now);
+  const producer = openBullmqProducer({ redis: options.redis, queueName, commandTimeoutMs: options.commandTimeoutMs ?? 500, logger, logError });
   const acks = options.replicaAcks ?? noReplicaAcks;
-  const onCluster = typeof options.redis !== 'string' && options.redis.kind === 'cluster';
-  let worker: HandoffWorker | undefined;
-  let legacyWorker: HandoffWorker | undefined;
-  const startWorker = (prefix?: string): HandoffWorker =>
-    startHandoffWorker({
+  const upkeep = bullmqUpkeep({
+    worker: {
       redis: options.redis,
       queueName,
-      ...(prefix === undefined ? {} : { prefix }),
-      deliver,
-      policy,
+      deliver: options.deliver,
+      policy: options.policy,
       report,
       events: options.events ?? silentOutboxEvents,
       logger,
       logError,
       concurrency: options.concurrency ?? 8,
-      lockMs,
+      lockMs: options.lockMs ?? 30_000,
       now,
-    });
-  /** Jobs an older version queued under the old prefix get a worker of their own (bullmq-legacy-prefix.ts). */
-  const drainLegacyPrefix = async (): Promise<void> => {
-    if (onCluster || legacyWorker !== undefined || producer.status !== 'ready') return;
-    if (!(await legacyJobsPending(producer, queueName))) return;
-    logger.warn({ store: 'shared', prefix: LEGACY_BULLMQ_PREFIX }, 'handoffs queued under the old key prefix found: delivering them');
-    legacyWorker = startWorker(LEGACY_BULLMQ_PREFIX);
-  };
-  let sweeper: NodeJS.Timeout | undefined;
-  const sweepDeadLetters = async (): Promise<void> => {
-    await drainLegacyPrefix().catch(() => undefined);
-    try {
-      const removed = await (await whenConnected()).clean(deadLetterTtlSeconds * 1000, 1_000, 'failed');
-      if (removed.length > 0) logger.info({ store: 'shared', dead_letters: removed.length }, 'expired dead-lettered handoffs deleted');
-    } catch {
-      // Redis unreachable: the next sweep tries again.
-    }
-  };
+    },
+    producer,
+    onCluster: typeof options.redis !== 'string' && options.redis.kind === 'cluster',
+    deadLetterTtlSeconds,
+    deadLetterSweepMs: options.deadLetterSweepMs ?? 3_600_000,
+  });
 
   return {
     name: 'shared',
     async enqueue(handoff: Handoff) {
       try {
-        const q = await whenConnected();
+        const q = await producer.queue();
         const at = now();
-        await q.add('handoff', { handoff, trace: captureTraceHeaders(), createdAt: at, queuedAt: at }, jobOptions(handoff.handoff_id));
+        await q.add('handoff', { handoff, trace: captureTraceHeaders(), createdAt: at, queuedAt: at }, jobOptions(handoff.handoff_id, deadLetterTtlSeconds));
         // The job's own key leads the WAIT to the node (and connection) that took the write.
-        await acks.confirm(producer, `${BULLMQ_PREFIX}:${queueName}:${handoff.handoff_id}`, 'handoff');
+        await acks.confirm(producer.connection, `${BULLMQ_PREFIX}:${queueName}:${handoff.handoff_id}`, 'handoff');
       } catch (err) {
         throw err instanceof OutboxUnavailableError ? err : new OutboxUnavailableError(`shared outbox write failed (${safeReason(err)})`, { cause: err });
       }
       report.queued(handoff);
     },
-    list: async (status, limit = 100) => listJobs(await whenConnected(), status, limit),
-    async retry(handoffId) {
-      const job = await (await whenConnected()).getJob(handoffId);
-      if (job === undefined) return 'not_found';
-      if ((await job.getState()) !== 'failed') return 'not_dead';
-      await job.updateData({ ...job.data, queuedAt: now() });
-      try {
-        await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-      } catch {
-        // Someone else re-queued it first.
-        return 'not_dead';
-      }
-      logger.info({ handoff_id: handoffId, store: 'shared' }, 'handoff re-queued');
-      return 'queued';
-    },
-    async counts() {
-      const q = await whenConnected();
-      const c = await q.getJobCounts('active', 'waiting', 'delayed', 'prioritized', 'failed');
-      const oldest = await oldestCreatedAt(q);
-      return [{
-        store: 'shared',
-        pending: (c['waiting'] ?? 0) + (c['delayed'] ?? 0) + (c['prioritized'] ?? 0),
-        delivering: c['active'] ?? 0,
-        dead: c['failed'] ?? 0,
-        oldestUndeliveredSeconds: oldest === null ? null : Math.max(0, (now() - oldest) / 1000),
-      }];
-    },
-    start() {
-      if (sweeper === undefined) {
-        sweeper = setInterval(() => void sweepDeadLetters(), options.deadLetterSweepMs ?? 3_600_000);
-        sweeper.unref();
-        void sweepDeadLetters();
-        // Each time Redis is reached again, too: the start may have come before it answered.
-        producer.on('ready', () => void drainLegacyPrefix().catch(() => undefined));
-      }
-      worker ??= startWorker();
-    },
-    async stop(graceMs) {
-      const [left = 0, legacyLeft = 0] = await Promise.all([worker?.stop(graceMs), legacyWorker?.stop(graceMs)]);
-      return left + legacyLeft;
-    },
+    list: async (status, limit = 100) => listJobs(await producer.queue(), status, limit),
+    retry: async (handoffId) => retryDeadJob(await producer.queue(), handoffId, now, logger),
+    counts: async () => [await countJobs(await producer.queue(), now)],
+    start: () => upkeep.start(),
+    stop: (graceMs) => upkeep.stop(graceMs),
     async ready() {
       try {
-        return producer.status === 'ready' && (await redisAnswers(producer));
+        return producer.connection.status === 'ready' && (await redisAnswers(producer.connection));
       } catch {
         return false;
       }
     },
     async close() {
-      clearInterval(sweeper);
-      await Promise.all([worker?.close(), legacyWorker?.close()]);
-      const q = queue;
-      queue = undefined;
-      if (q !== undefined) {
-        const closed = q.then((opened) => opened.close()).catch(() => undefined);
-        await Promise.race([closed, sleep(CLOSE_WAIT_MS, undefined, { ref: false })]);
-      }
-      producer.disconnect();
+      await upkeep.close();
+      await producer.close();
     },
   };
 }

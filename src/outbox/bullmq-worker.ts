@@ -12,7 +12,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { backoffDelayMs } from '../clients/backoff.ts';
 import type { Logger } from '../pipeline/ports.ts';
 import type { RedisTarget } from '../config/redis-target.ts';
-import { connectRedis } from '../shared-state/redis-connection.ts';
+import { connectRedis, type RedisClient } from '../shared-state/redis-connection.ts';
 import type { HandoffJobData } from './bullmq-jobs.ts';
 import { afterAttempt, expiredReason, isExpired, type RetryPolicy } from './delivery-policy.ts';
 import type { DeliveryReport } from './delivery-report.ts';
@@ -61,19 +61,23 @@ class RetryLater extends Error {
   }
 }
 
-export function startHandoffWorker(options: HandoffWorkerOptions): HandoffWorker {
-  const { deliver, policy, report, now } = options;
-  let active = 0;
+/** Deliveries under way (read by `stop`: how many were left in flight). */
+interface InFlight {
+  count: number;
+}
 
-  async function processJob(job: Job<HandoffJobData>): Promise<void> {
+/** One run of a job: one delivery attempt, then done, retried later (RetryLater) or dead (UnrecoverableError). */
+function handoffProcessor(options: HandoffWorkerOptions, inFlight: InFlight): (job: Job<HandoffJobData>) => Promise<void> {
+  const { deliver, policy, report, now } = options;
+  return async (job) => {
     const { handoff, trace, queuedAt } = job.data;
     if (isExpired(queuedAt, now(), policy)) {
       const reason = expiredReason(job.failedReason || null);
       report.dead(handoff, job.attemptsMade, reason);
       throw new UnrecoverableError(reason);
     }
-    active++;
-    const outcome = await deliver(handoff, trace).finally(() => active--);
+    inFlight.count++;
+    const outcome = await deliver(handoff, trace).finally(() => inFlight.count--);
     options.events.attempted('shared', outcome.result);
     const attempts = job.attemptsMade + 1;
     const next = afterAttempt(outcome, attempts, queuedAt, now(), policy);
@@ -84,33 +88,38 @@ export function startHandoffWorker(options: HandoffWorkerOptions): HandoffWorker
     }
     report.dead(handoff, attempts, next.reason);
     throw new UnrecoverableError(next.reason);
-  }
+  };
+}
 
+/** A running BullMQ worker on `connection`, retrying on our backoff. */
+function runWorker(options: HandoffWorkerOptions, connection: RedisClient, processJob: (job: Job<HandoffJobData>) => Promise<void>): Worker<HandoffJobData> {
+  const w = new Worker<HandoffJobData>(options.queueName, processJob, {
+    connection,
+    prefix: options.prefix ?? BULLMQ_PREFIX,
+    autorun: false,
+    concurrency: options.concurrency,
+    lockDuration: options.lockMs,
+    stalledInterval: options.lockMs,
+    // A job whose instance died is run again, however often that happens (at least once).
+    maxStalledCount: BULLMQ_ATTEMPTS,
+    settings: {
+      backoffStrategy: (attemptsMade, _type, err) => (err instanceof RetryLater ? err.delayMs : backoffDelayMs(attemptsMade, options.policy.backoff)),
+    },
+  });
+  w.on('error', options.logError('worker'));
+  void w.run().catch(options.logError('worker'));
+  return w;
+}
+
+export function startHandoffWorker(options: HandoffWorkerOptions): HandoffWorker {
+  const inFlight: InFlight = { count: 0 };
+  const processJob = handoffProcessor(options, inFlight);
   // Blocking reads need a connection that waits (BullMQ requires maxRetriesPerRequest: null);
   // lazy, because BullMQ opens its own duplicates of it.
   const connection = connectRedis(options.redis, {
     overrides: { maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined, lazyConnect: true } as object,
   });
-  let worker = create();
-
-  function create(): Worker<HandoffJobData> {
-    const w = new Worker<HandoffJobData>(options.queueName, processJob, {
-      connection,
-      prefix: options.prefix ?? BULLMQ_PREFIX,
-      autorun: false,
-      concurrency: options.concurrency,
-      lockDuration: options.lockMs,
-      stalledInterval: options.lockMs,
-      // A job whose instance died is run again, however often that happens (at least once).
-      maxStalledCount: BULLMQ_ATTEMPTS,
-      settings: {
-        backoffStrategy: (attemptsMade, _type, err) => (err instanceof RetryLater ? err.delayMs : backoffDelayMs(attemptsMade, policy.backoff)),
-      },
-    });
-    w.on('error', options.logError('worker'));
-    void w.run().catch(options.logError('worker'));
-    return w;
-  }
+  let worker = runWorker(options, connection, processJob);
 
   /**
    * A worker whose connection broke while it was being set up never works again (BullMQ keeps
@@ -123,7 +132,7 @@ export function startHandoffWorker(options: HandoffWorkerOptions): HandoffWorker
     if (!broken || worker !== w) return;
     options.logger.warn({ store: 'shared' }, 'shared handoff outbox: worker lost its connection while starting; starting a new one');
     void w.close(true).catch(() => undefined);
-    worker = create();
+    worker = runWorker(options, connection, processJob);
   }
   const watchdog = setInterval(() => void watch(), Math.min(Math.max(options.lockMs, 1_000), 5_000));
   watchdog.unref();
@@ -137,7 +146,7 @@ export function startHandoffWorker(options: HandoffWorkerOptions): HandoffWorker
         // What is still in flight keeps its lock until it lapses; another instance or the next start takes it over.
         void w.close(true).catch(() => undefined);
       }
-      return active;
+      return inFlight.count;
     },
     async close() {
       clearInterval(watchdog);

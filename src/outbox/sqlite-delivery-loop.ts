@@ -38,8 +38,46 @@ export interface DeliveryLoop {
   stop(graceMs: number): Promise<number>;
 }
 
+/** One delivery attempt of a claimed row, and the row updated as the policy decides (delivered, later, dead). */
+async function attemptDelivery(options: DeliveryLoopOptions, table: OutboxTable, row: ClaimedRow): Promise<void> {
+  const { deliver, policy, report, now } = options;
+  const { handoff } = row;
+  if (isExpired(row.queuedAt, now(), policy)) {
+    table.dead(row, row.attempts, expiredReason(row.lastError), now());
+    report.dead(handoff, row.attempts, expiredReason(row.lastError));
+    return;
+  }
+  const outcome = await deliver(handoff, row.traceHeaders);
+  options.events.attempted('local', outcome.result);
+  const attempts = row.attempts + 1;
+  if (options.closed()) return;
+  const next = afterAttempt(outcome, attempts, row.queuedAt, now(), policy);
+  if (next.kind === 'done') {
+    table.delivered(row, attempts, now());
+    // Handoffs are few: one checkpoint each (a few ms) leaves no contact detail in the log file.
+    table.checkpoint();
+    report.delivered(handoff, attempts);
+  } else if (next.kind === 'retry') {
+    table.retryLater(row, attempts, now() + next.delayMs, next.reason);
+    report.willRetry(handoff, attempts, next.reason, next.delayMs);
+  } else {
+    table.dead(row, attempts, next.reason, now());
+    report.dead(handoff, attempts, next.reason);
+  }
+}
+
+/** Forgets delivered rows past keepDeliveredMs and deletes dead letters past their TTL. */
+function purgeOld(options: DeliveryLoopOptions, table: OutboxTable, at: number): void {
+  table.purgeDelivered(at - options.keepDeliveredMs);
+  const expired = table.purgeDead(at - options.deadLetterTtlMs);
+  if (expired > 0) {
+    table.checkpoint();
+    options.logger.info({ store: 'local', dead_letters: expired }, 'expired dead-lettered handoffs deleted');
+  }
+}
+
 export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
-  const { deliver, policy, report, now, logger } = options;
+  const { now, logger } = options;
   const inFlight = new Set<Promise<void>>();
   let running = true;
   let timer: NodeJS.Timeout | undefined;
@@ -58,15 +96,10 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
       if (running && free > 0) {
         const table = options.table();
         const at = now();
-        for (const row of table.claim(at, at + options.claimMs, free)) track(attempt(table, row));
+        for (const row of table.claim(at, at + options.claimMs, free)) track(attemptDelivery(options, table, row));
         if (at - lastPurge > 60_000) {
           lastPurge = at;
-          table.purgeDelivered(at - options.keepDeliveredMs);
-          const expired = table.purgeDead(at - options.deadLetterTtlMs);
-          if (expired > 0) {
-            table.checkpoint();
-            logger.info({ store: 'local', dead_letters: expired }, 'expired dead-lettered handoffs deleted');
-          }
+          purgeOld(options, table, at);
         }
       }
     } catch (err) {
@@ -83,32 +116,6 @@ export function startDeliveryLoop(options: DeliveryLoopOptions): DeliveryLoop {
         inFlight.delete(delivery);
         schedule(0);
       });
-  }
-
-  async function attempt(table: OutboxTable, row: ClaimedRow): Promise<void> {
-    const { handoff } = row;
-    if (isExpired(row.queuedAt, now(), policy)) {
-      table.dead(row, row.attempts, expiredReason(row.lastError), now());
-      report.dead(handoff, row.attempts, expiredReason(row.lastError));
-      return;
-    }
-    const outcome = await deliver(handoff, row.traceHeaders);
-    options.events.attempted('local', outcome.result);
-    const attempts = row.attempts + 1;
-    if (options.closed()) return;
-    const next = afterAttempt(outcome, attempts, row.queuedAt, now(), policy);
-    if (next.kind === 'done') {
-      table.delivered(row, attempts, now());
-      // Handoffs are few: one checkpoint each (a few ms) leaves no contact detail in the log file.
-      table.checkpoint();
-      report.delivered(handoff, attempts);
-    } else if (next.kind === 'retry') {
-      table.retryLater(row, attempts, now() + next.delayMs, next.reason);
-      report.willRetry(handoff, attempts, next.reason, next.delayMs);
-    } else {
-      table.dead(row, attempts, next.reason, now());
-      report.dead(handoff, attempts, next.reason);
-    }
   }
 
   schedule(0);

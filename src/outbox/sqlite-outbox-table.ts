@@ -85,7 +85,8 @@ function privateFile(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
 }
 
-export function openOutboxTable(file: string): OutboxTable {
+/** The file, private, in WAL mode, with the schema. */
+function openDatabase(file: string): DatabaseSync {
   privateFile(file);
   const db = new DatabaseSync(file);
   try {
@@ -97,54 +98,79 @@ export function openOutboxTable(file: string): OutboxTable {
     db.close();
     throw err;
   }
-  const insert = db.prepare(`INSERT INTO handoff_outbox (id, payload, trace_headers, status, next_attempt_at, created_at, queued_at)
-    VALUES (?, ?, ?, 'pending', ?, ?, ?)`);
-  const claim = db.prepare(`UPDATE handoff_outbox SET status = 'delivering', next_attempt_at = :lease
-    WHERE id IN (SELECT id FROM handoff_outbox WHERE status IN ('pending', 'delivering') AND next_attempt_at <= :now
-      ORDER BY next_attempt_at LIMIT :limit)
-    RETURNING id, payload, trace_headers, attempts, queued_at, last_error`);
-  const delivered = db.prepare(`UPDATE handoff_outbox SET status = 'delivered', payload = NULL, attempts = ?, finished_at = ?, last_error = NULL
-    WHERE id = ? AND status = 'delivering' AND next_attempt_at = ?`);
-  const retryLater = db.prepare(`UPDATE handoff_outbox SET status = 'pending', attempts = ?, next_attempt_at = ?, last_error = ?
-    WHERE id = ? AND status = 'delivering' AND next_attempt_at = ?`);
-  const dead = db.prepare(`UPDATE handoff_outbox SET status = 'dead', attempts = ?, last_error = ?, finished_at = ?
-    WHERE id = ? AND status = 'delivering' AND next_attempt_at = ?`);
-  const statusOf = db.prepare('SELECT status FROM handoff_outbox WHERE id = ?');
-  const requeue = db.prepare(`UPDATE handoff_outbox SET status = 'pending', attempts = 0, next_attempt_at = :now, queued_at = :now, finished_at = NULL
-    WHERE id = :id AND status = 'dead'`);
-  const counts = db.prepare(`SELECT status, COUNT(*) AS n, MIN(created_at) AS oldest FROM handoff_outbox
-    WHERE status IN ('pending', 'delivering', 'dead') GROUP BY status`);
-  const probe = db.prepare('INSERT OR REPLACE INTO outbox_probe (k, at) VALUES (1, ?)');
-  const purge = db.prepare(`DELETE FROM handoff_outbox WHERE status = 'delivered' AND finished_at < ?`);
-  const purgeDead = db.prepare(`DELETE FROM handoff_outbox WHERE status = 'dead' AND finished_at < ?`);
-  const checkpoint = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
+  return db;
+}
 
-  const toEntry = (row: Row): OutboxEntry => ({
-    handoff_id: String(row['id']),
-    created_at: new Date(Number(row['created_at'])).toISOString(),
-    attempts: Number(row['attempts']),
-    last_error: row['last_error'] === null ? null : String(row['last_error']),
-    status: row['status'] as HandoffStatus,
-  });
+/** Every statement but the list's, prepared once. */
+function prepareStatements(db: DatabaseSync) {
+  return {
+    insert: db.prepare(`INSERT INTO handoff_outbox (id, payload, trace_headers, status, next_attempt_at, created_at, queued_at)
+      VALUES (?, ?, ?, 'pending', ?, ?, ?)`),
+    claim: db.prepare(`UPDATE handoff_outbox SET status = 'delivering', next_attempt_at = :lease
+      WHERE id IN (SELECT id FROM handoff_outbox WHERE status IN ('pending', 'delivering') AND next_attempt_at <= :now
+        ORDER BY next_attempt_at LIMIT :limit)
+      RETURNING id, payload, trace_headers, attempts, queued_at, last_error`),
+    delivered: db.prepare(`UPDATE handoff_outbox SET status = 'delivered', payload = NULL, attempts = ?, finished_at = ?, last_error = NULL
+      WHERE id = ? AND status = 'delivering' AND next_attempt_at = ?`),
+    retryLater: db.prepare(`UPDATE handoff_outbox SET status = 'pending', attempts = ?, next_attempt_at = ?, last_error = ?
+      WHERE id = ? AND status = 'delivering' AND next_attempt_at = ?`),
+    dead: db.prepare(`UPDATE handoff_outbox SET status = 'dead', attempts = ?, last_error = ?, finished_at = ?
+      WHERE id = ? AND status = 'delivering' AND next_attempt_at = ?`),
+    statusOf: db.prepare('SELECT status FROM handoff_outbox WHERE id = ?'),
+    requeue: db.prepare(`UPDATE handoff_outbox SET status = 'pending', attempts = 0, next_attempt_at = :now, queued_at = :now, finished_at = NULL
+      WHERE id = :id AND status = 'dead'`),
+    counts: db.prepare(`SELECT status, COUNT(*) AS n, MIN(created_at) AS oldest FROM handoff_outbox
+      WHERE status IN ('pending', 'delivering', 'dead') GROUP BY status`),
+    probe: db.prepare('INSERT OR REPLACE INTO outbox_probe (k, at) VALUES (1, ?)'),
+    purge: db.prepare(`DELETE FROM handoff_outbox WHERE status = 'delivered' AND finished_at < ?`),
+    purgeDead: db.prepare(`DELETE FROM handoff_outbox WHERE status = 'dead' AND finished_at < ?`),
+    checkpoint: db.prepare('PRAGMA wal_checkpoint(TRUNCATE)'),
+  };
+}
 
+const toEntry = (row: Row): OutboxEntry => ({
+  handoff_id: String(row['id']),
+  created_at: new Date(Number(row['created_at'])).toISOString(),
+  attempts: Number(row['attempts']),
+  last_error: row['last_error'] === null ? null : String(row['last_error']),
+  status: row['status'] as HandoffStatus,
+});
+
+const toClaimed = (row: Row, leaseUntil: number): ClaimedRow => ({
+  id: String(row['id']),
+  handoff: JSON.parse(String(row['payload'])) as Handoff,
+  traceHeaders: JSON.parse(String(row['trace_headers'])) as Record<string, string>,
+  attempts: Number(row['attempts']),
+  queuedAt: Number(row['queued_at']),
+  lastError: row['last_error'] === null ? null : String(row['last_error']),
+  leaseUntil,
+});
+
+/** Rows by status; the oldest creation time among those not dead. */
+function countRows(rows: Row[]): ReturnType<OutboxTable['counts']> {
+  const found = { pending: 0, delivering: 0, dead: 0, oldestCreatedAt: null as number | null };
+  for (const row of rows) {
+    const status = row['status'] as 'pending' | 'delivering' | 'dead';
+    found[status] = Number(row['n']);
+    if (status !== 'dead') {
+      const oldest = Number(row['oldest']);
+      found.oldestCreatedAt = found.oldestCreatedAt === null ? oldest : Math.min(found.oldestCreatedAt, oldest);
+    }
+  }
+  return found;
+}
+
+export function openOutboxTable(file: string): OutboxTable {
+  const db = openDatabase(file);
+  const sql = prepareStatements(db);
   return {
     insert(handoff, traceHeaders, now) {
-      insert.run(handoff.handoff_id, JSON.stringify(handoff), JSON.stringify(traceHeaders), now, now, now);
+      sql.insert.run(handoff.handoff_id, JSON.stringify(handoff), JSON.stringify(traceHeaders), now, now, now);
     },
-    claim(now, leaseUntil, limit) {
-      return (claim.all({ now, lease: leaseUntil, limit }) as Row[]).map((row) => ({
-        id: String(row['id']),
-        handoff: JSON.parse(String(row['payload'])) as Handoff,
-        traceHeaders: JSON.parse(String(row['trace_headers'])) as Record<string, string>,
-        attempts: Number(row['attempts']),
-        queuedAt: Number(row['queued_at']),
-        lastError: row['last_error'] === null ? null : String(row['last_error']),
-        leaseUntil,
-      }));
-    },
-    delivered: (row, attempts, now) => void delivered.run(attempts, now, row.id, row.leaseUntil),
-    retryLater: (row, attempts, nextAttemptAt, reason) => void retryLater.run(attempts, nextAttemptAt, reason, row.id, row.leaseUntil),
-    dead: (row, attempts, reason, now) => void dead.run(attempts, reason, now, row.id, row.leaseUntil),
+    claim: (now, leaseUntil, limit) => (sql.claim.all({ now, lease: leaseUntil, limit }) as Row[]).map((row) => toClaimed(row, leaseUntil)),
+    delivered: (row, attempts, now) => void sql.delivered.run(attempts, now, row.id, row.leaseUntil),
+    retryLater: (row, attempts, nextAttemptAt, reason) => void sql.retryLater.run(attempts, nextAttemptAt, reason, row.id, row.leaseUntil),
+    dead: (row, attempts, reason, now) => void sql.dead.run(attempts, reason, now, row.id, row.leaseUntil),
     list(statuses, limit) {
       const marks = statuses.map(() => '?').join(', ');
       // Few statuses, so few distinct statements; the list route is rare.
@@ -152,24 +178,13 @@ export function openOutboxTable(file: string): OutboxTable {
         WHERE status IN (${marks}) ORDER BY created_at, id LIMIT ?`).all(...statuses, limit) as Row[];
       return rows.map(toEntry);
     },
-    statusOf: (id) => (statusOf.get(id) as Row | undefined)?.['status'] as HandoffStatus | undefined,
-    requeue: (id, now) => Number(requeue.run({ id, now }).changes) === 1,
-    counts() {
-      const found = { pending: 0, delivering: 0, dead: 0, oldestCreatedAt: null as number | null };
-      for (const row of counts.all() as Row[]) {
-        const status = row['status'] as 'pending' | 'delivering' | 'dead';
-        found[status] = Number(row['n']);
-        if (status !== 'dead') {
-          const oldest = Number(row['oldest']);
-          found.oldestCreatedAt = found.oldestCreatedAt === null ? oldest : Math.min(found.oldestCreatedAt, oldest);
-        }
-      }
-      return found;
-    },
-    probeWrite: (now) => void probe.run(now),
-    purgeDelivered: (before) => void purge.run(before),
-    purgeDead: (before) => Number(purgeDead.run(before).changes),
-    checkpoint: () => void checkpoint.get(),
+    statusOf: (id) => (sql.statusOf.get(id) as Row | undefined)?.['status'] as HandoffStatus | undefined,
+    requeue: (id, now) => Number(sql.requeue.run({ id, now }).changes) === 1,
+    counts: () => countRows(sql.counts.all() as Row[]),
+    probeWrite: (now) => void sql.probe.run(now),
+    purgeDelivered: (before) => void sql.purge.run(before),
+    purgeDead: (before) => Number(sql.purgeDead.run(before).changes),
+    checkpoint: () => void sql.checkpoint.get(),
     close: () => db.close(),
   };
 }

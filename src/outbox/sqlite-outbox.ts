@@ -36,31 +36,49 @@ export interface SqliteOutboxOptions {
   readonly now?: () => number;
 }
 
+/** The table, opened on first use and again after a failure (a full disk or a missing mount heals), until closed for good. */
+interface ReopeningTable {
+  get(): OutboxTable;
+  isClosed(): boolean;
+  close(): void;
+}
+
+function reopeningTable(file: string, logger: Logger): ReopeningTable {
+  let table: OutboxTable | undefined;
+  let openFailed = false;
+  let closed = false;
+  return {
+    get() {
+      if (closed) throw new OutboxUnavailableError('local outbox closed');
+      if (table !== undefined) return table;
+      try {
+        table = openOutboxTable(file);
+        if (openFailed) logger.info({ store: 'local' }, 'local handoff outbox usable again');
+        openFailed = false;
+        return table;
+      } catch (err) {
+        if (!openFailed) logger.error({ store: 'local', reason: safeReason(err) }, 'local handoff outbox cannot be opened');
+        openFailed = true;
+        throw new OutboxUnavailableError(`local outbox cannot be opened (${safeReason(err)})`, { cause: err });
+      }
+    },
+    isClosed: () => closed,
+    close() {
+      closed = true;
+      table?.close();
+      table = undefined;
+    },
+  };
+}
+
 export function createSqliteOutbox(options: SqliteOutboxOptions): Outbox {
   const { logger } = options;
   const now = options.now ?? Date.now;
   const events = options.events ?? silentOutboxEvents;
   const report = deliveryReport('local', logger, events);
-  let table: OutboxTable | undefined;
-  let openFailed = false;
-  let closed = false;
+  const table = reopeningTable(options.file, logger);
+  const open = (): OutboxTable => table.get();
   let loop: DeliveryLoop | undefined;
-
-  /** Opens the file on first use, and again after a failure (a full disk or a missing mount heals). */
-  function open(): OutboxTable {
-    if (closed) throw new OutboxUnavailableError('local outbox closed');
-    if (table !== undefined) return table;
-    try {
-      table = openOutboxTable(options.file);
-      if (openFailed) logger.info({ store: 'local' }, 'local handoff outbox usable again');
-      openFailed = false;
-      return table;
-    } catch (err) {
-      if (!openFailed) logger.error({ store: 'local', reason: safeReason(err) }, 'local handoff outbox cannot be opened');
-      openFailed = true;
-      throw new OutboxUnavailableError(`local outbox cannot be opened (${safeReason(err)})`, { cause: err });
-    }
-  }
 
   return {
     name: 'local',
@@ -92,7 +110,7 @@ export function createSqliteOutbox(options: SqliteOutboxOptions): Outbox {
       return [{ store: 'local', pending: found.pending, delivering: found.delivering, dead: found.dead, oldestUndeliveredSeconds: oldest }];
     },
     start() {
-      if (loop !== undefined || closed) return;
+      if (loop !== undefined || table.isClosed()) return;
       loop = startDeliveryLoop({
         table: open,
         deliver: options.deliver,
@@ -106,7 +124,7 @@ export function createSqliteOutbox(options: SqliteOutboxOptions): Outbox {
         keepDeliveredMs: options.keepDeliveredMs ?? 3_600_000,
         deadLetterTtlMs: options.deadLetterTtlMs ?? DEFAULT_DEAD_LETTER_TTL_MS,
         now,
-        closed: () => closed,
+        closed: () => table.isClosed(),
       });
     },
     stop: async (graceMs) => (loop === undefined ? 0 : loop.stop(graceMs)),
@@ -120,9 +138,7 @@ export function createSqliteOutbox(options: SqliteOutboxOptions): Outbox {
     },
     async close() {
       await loop?.stop(0);
-      closed = true;
-      table?.close();
-      table = undefined;
+      table.close();
     },
   };
 }

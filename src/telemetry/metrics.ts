@@ -1,8 +1,8 @@
 import { getHeapStatistics } from 'node:v8';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
 import { droppedLogLines } from './log-destination.ts';
 import { openMetricsText } from './open-metrics.ts';
+import { CALL_BUCKETS, requestHistograms } from './request-histograms.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
@@ -64,18 +64,11 @@ export interface MetricsOptions {
   readonly processMetrics?: boolean;
 }
 
-// Seconds. Requests and downstream calls: from 5 ms to the 30 s engine timeout.
-const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-// Most steps are pure functions taking microseconds; the slow ones wait on a downstream.
 // Time to first text: a visitor notices 1 to 3 s, so those seconds are resolved finely.
 const FIRST_TEXT_BUCKETS = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 5, 10, 30];
-const STEP_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export function createMetrics(options: MetricsOptions = {}): Metrics {
-  const registry = new Registry();
-  const registers = [registry];
-  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
-  // The ceiling nodejs_heap_size_used_bytes is compared with (--max-old-space-size plus the young generation).
+/** The ceiling nodejs_heap_size_used_bytes is compared with (--max-old-space-size plus the young generation). */
+function registerHeapLimit(registers: Registry[]): void {
   new Gauge({
     name: 'chat_adapter_heap_limit_bytes',
     help: "The V8 heap's ceiling (heap_size_limit): past it the process dies of heap exhaustion.",
@@ -84,34 +77,24 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       this.set(getHeapStatistics().heap_size_limit);
     },
   });
+}
 
-  const requestDuration = new BoundHistogram({
-    name: 'chat_adapter_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by route template, outcome status code (a streamed chat that failed counts as its error status, one whose caller left as 499), mode (json, stream) and authenticated caller.',
-    labelNames: ['method', 'route', 'status_code', 'mode', 'caller'],
-    buckets: CALL_BUCKETS,
+function registerDroppedLogLines(registers: Registry[]): void {
+  new Counter({
+    name: 'chat_adapter_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout (a pipe or socket) was not being read and its backlog was full; for the whole process.',
     registers,
+    collect() {
+      this.reset();
+      this.inc(droppedLogLines());
+    },
   });
-  const stepDuration = new BoundHistogram({
-    name: 'chat_adapter_step_duration_seconds',
-    help: 'Time each pipeline step took, by step and outcome (ok, error).',
-    labelNames: ['step', 'outcome'],
-    buckets: STEP_BUCKETS,
-    registers,
-  });
-  const downstreamDuration = new BoundHistogram({
-    name: 'chat_adapter_downstream_duration_seconds',
-    help: 'Time of each HTTP attempt to a downstream party (retries count separately), by party and outcome.',
-    labelNames: ['party', 'outcome'],
-    buckets: CALL_BUCKETS,
-    registers,
-  });
-  const downstreamErrors = new Counter({
-    name: 'chat_adapter_downstream_errors_total',
-    help: 'Failed HTTP attempts to a downstream party, by party and reason.',
-    labelNames: ['party', 'reason'] as const,
-    registers,
-  });
+}
+
+type ChatCounters = Pick<Metrics, 'countCacheLookup' | 'observeFirstText' | 'countStream' | 'observeEngineFirstEvent' | 'countShed'>;
+
+/** What a chat does besides its latency: cache lookups, streams and their first text, the engine's first event, shedding. */
+function chatCounters(registers: Registry[]): ChatCounters {
   const cacheLookups = new Counter({
     name: 'chat_adapter_cache_lookups_total',
     help: 'Session cache: hit or miss once per chat; error once per failed backend read or write (a chat whose read failed is also a miss).',
@@ -130,7 +113,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['outcome'] as const,
     registers,
   });
-  for (const outcome of STREAM_OUTCOMES) streams.inc({ outcome }, 0);
   const engineFirstEvent = new Histogram({
     name: 'chat_adapter_engine_first_event_seconds',
     help: "Engine calls: time from the request to the engine's first answer event (the whole answer when it answers JSON, the first event when it streams); a streamed answer's length is not the engine's latency.",
@@ -143,68 +125,34 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['reason'] as const,
     registers,
   });
-  for (const reason of SHED_REASONS) shed.inc({ reason }, 0);
-  new Counter({
-    name: 'chat_adapter_log_lines_dropped_total',
-    help: 'Log lines dropped because stdout (a pipe or socket) was not being read and its backlog was full; for the whole process.',
-    registers,
-    collect() {
-      this.reset();
-      this.inc(droppedLogLines());
-    },
-  });
   // Zero-valued series exist from the start, so rates and alerts work before the first event.
+  for (const outcome of STREAM_OUTCOMES) streams.inc({ outcome }, 0);
+  for (const reason of SHED_REASONS) shed.inc({ reason }, 0);
   for (const result of ['hit', 'miss', 'error'] as const) cacheLookups.inc({ result }, 0);
-
-  // Each label set is bound to its histogram child once, on first use, and kept for the process's life
-  // (steps, parties, routes and statuses are a small fixed set).
-  const requestChildren = new Map<string, HistogramChild>();
-  const bound = (histogram: BoundHistogram, byOutcome: Map<string, HistogramChild>[], outcome: number, name: string): HistogramChild => {
-    let child = byOutcome[outcome]!.get(name);
-    if (child === undefined) {
-      child = histogram.child(name, outcome === 0 ? 'ok' : 'error');
-      byOutcome[outcome]!.set(name, child);
-    }
-    return child;
+  return {
+    countCacheLookup: (result) => cacheLookups.inc({ result }),
+    observeFirstText: (seconds) => firstText.observe(seconds),
+    countStream: (outcome) => streams.inc({ outcome }),
+    observeEngineFirstEvent: (seconds) => engineFirstEvent.observe(seconds),
+    countShed: (reason) => shed.inc({ reason }),
   };
-  const stepChildren = [new Map<string, HistogramChild>(), new Map<string, HistogramChild>()];
-  const downstreamChildren = [new Map<string, HistogramChild>(), new Map<string, HistogramChild>()];
+}
 
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  // Registered in this order: the exposition lists the families so.
+  registerHeapLimit(registers);
+  const histograms = requestHistograms(registers);
+  const counters = chatCounters(registers);
+  registerDroppedLogLines(registers);
   return {
     registry,
     scrape: () => registry.metrics(),
     scrapeOpenMetrics: () => openMetricsText(registry),
-    observeRequest(method, route, statusCode, seconds, caller, mode = 'json', traceId) {
-      const key = `${method} ${statusCode} ${mode} ${route} ${caller ?? ''}`;
-      let child = requestChildren.get(key);
-      if (child === undefined) {
-        child = requestDuration.child(method, route, String(statusCode), mode, caller);
-        requestChildren.set(key, child);
-      }
-      child.observe(seconds, traceId);
-    },
-    observeStep(step, seconds, ok, traceId) {
-      bound(stepDuration, stepChildren, ok ? 0 : 1, step).observe(seconds, traceId);
-    },
-    observeDownstream(party, seconds, failure) {
-      bound(downstreamDuration, downstreamChildren, failure === undefined ? 0 : 1, party).observe(seconds);
-      if (failure !== undefined) downstreamErrors.inc({ party, reason: failure });
-    },
-    observeFirstText(seconds) {
-      firstText.observe(seconds);
-    },
-    countStream(outcome) {
-      streams.inc({ outcome });
-    },
-    observeEngineFirstEvent(seconds) {
-      engineFirstEvent.observe(seconds);
-    },
-    countShed(reason) {
-      shed.inc({ reason });
-    },
-    countCacheLookup(result) {
-      cacheLookups.inc({ result });
-    },
+    ...histograms,
+    ...counters,
     watchCacheSessions(count) {
       new Gauge({
         name: 'chat_adapter_cache_sessions',

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { composeService, type ComposeOptions } from '../../src/compose.ts';
 import type { Config } from '../../src/config/config.schema.ts';
-import type { ChatGuards } from '../../src/http/routes.ts';
+import type { ChatGuards } from '../../src/http/chat-plugin.ts';
 import { loadConfig } from '../../src/config/load-config.ts';
 import type { Deps } from '../../src/pipeline/ports.ts';
 import { createLogger } from '../../src/telemetry/logger.ts';
