@@ -2,7 +2,9 @@ import { getHeapStatistics } from 'node:v8';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { droppedLogLines } from './log-destination.ts';
 import { openMetricsText } from './open-metrics.ts';
-import { CALL_BUCKETS, requestHistograms } from './request-histograms.ts';
+import { CALL_BUCKETS, requestHistograms, type DownstreamMetrics, type RequestHistograms } from './request-histograms.ts';
+
+export type { AnswerMode, DownstreamMetrics } from './request-histograms.ts';
 
 export type CacheLookupResult = 'hit' | 'miss' | 'error';
 
@@ -11,42 +13,21 @@ export type StreamOutcome = 'completed' | 'client_gone' | 'failed' | 'stopped';
 const STREAM_OUTCOMES: readonly StreamOutcome[] = ['completed', 'client_gone', 'failed', 'stopped'];
 
 /** How a chat's answer went out (src/http/request-outcome.ts): a JSON body or an event stream. */
-export type AnswerMode = 'json' | 'stream';
 
 /** Why a chat was refused at once to protect the service (docs/api.md#overload-and-input-depth). */
 export type ShedReason = 'event_loop_delay';
 const SHED_REASONS: readonly ShedReason[] = ['event_loop_delay'];
 
-/** Where the downstream clients report each HTTP attempt (see src/telemetry/client-span.ts). */
-export interface DownstreamMetrics {
-  /** `failure` is a bounded reason (`timeout`, `unreachable`, `status_503`, ...), undefined on success. */
-  observeDownstream(party: string, seconds: number, failure: string | undefined): void;
-  /**
-   * The engine's answer began (its whole JSON answer, or the first event of a streamed one), or the
-   * call failed first: seconds from the call's start. Optional: a test's fake may leave it out.
-   */
-  observeEngineFirstEvent?(seconds: number): void;
-}
-
 /**
  * The service's Prometheus metrics, on a registry of its own (never prom-client's global one), so
  * that several app instances in one process each count only their own traffic.
  */
-export interface Metrics extends DownstreamMetrics {
+export interface Metrics extends DownstreamMetrics, RequestHistograms {
   readonly registry: Registry;
   /** The text exposition for `GET /metrics`. */
   scrape(): Promise<string>;
   /** The OpenMetrics exposition (`Accept: application/openmetrics-text`): latency buckets carry exemplars. */
   scrapeOpenMetrics(): Promise<string>;
-  /**
-   * `route` is the route template (`/chat_adapter`), or `unmatched`: never a raw URL. `caller` is
-   * the CALLER_API_KEYS entry's name (a handful of values); the label is absent without one.
-   * `statusCode` is the answer's outcome (src/http/request-outcome.ts): a streamed chat that
-   * failed counts as the status a JSON caller would have got.
-   */
-  observeRequest(method: string, route: string, statusCode: number, seconds: number, caller?: string, mode?: AnswerMode, traceId?: string): void;
-  /** `traceId` (of a recorded trace): kept as the bucket's exemplar. */
-  observeStep(step: string, seconds: number, ok: boolean, traceId?: string): void;
   /** For the session cache: one call per lookup. */
   countCacheLookup(result: CacheLookupResult): void;
   /** A streamed chat: from the request's arrival to its first reply text on the wire. */

@@ -6,14 +6,38 @@
  */
 import { Counter, type Registry } from 'prom-client';
 import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
-import type { Metrics } from './metrics.ts';
 
 // Seconds. Requests and downstream calls: from 5 ms to the 30 s engine timeout.
 export const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 // Most steps are pure functions taking microseconds; the slow ones wait on a downstream.
 const STEP_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export type RequestHistograms = Pick<Metrics, 'observeRequest' | 'observeStep' | 'observeDownstream'>;
+/** A chat's answer: one JSON body, or a UI message stream. */
+export type AnswerMode = 'json' | 'stream';
+
+/** Where the downstream clients report each HTTP attempt (see src/telemetry/client-span.ts). */
+export interface DownstreamMetrics {
+  /** `failure` is a bounded reason (`timeout`, `unreachable`, `status_503`, ...), undefined on success. */
+  observeDownstream(party: string, seconds: number, failure: string | undefined): void;
+  /**
+   * The engine's answer began (its whole JSON answer, or the first event of a streamed one), or the
+   * call failed first: seconds from the call's start. Optional: a test's fake may leave it out.
+   */
+  observeEngineFirstEvent?(seconds: number): void;
+}
+
+/** The latency histograms fed on every request, step and party call. */
+export interface RequestHistograms extends DownstreamMetrics {
+  /**
+   * `route` is the route template (`/chat_adapter`), or `unmatched`: never a raw URL. `caller` is
+   * the CALLER_API_KEYS entry's name (a handful of values); the label is absent without one.
+   * `statusCode` is the answer's outcome (src/http/request-outcome.ts): a streamed chat that
+   * failed counts as the status a JSON caller would have got.
+   */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number, caller?: string, mode?: AnswerMode, traceId?: string): void;
+  /** `traceId` (of a recorded trace): kept as the bucket's exemplar. */
+  observeStep(step: string, seconds: number, ok: boolean, traceId?: string): void;
+}
 
 /** The child of `name` under outcome `ok` (0) or `error` (1), bound on first use. */
 function boundChild(histogram: BoundHistogram, byOutcome: Map<string, HistogramChild>[], outcome: number, name: string): HistogramChild {
