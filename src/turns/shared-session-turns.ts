@@ -24,9 +24,9 @@ import { ownerToken } from '../shared-state/owner-token.ts';
 import type { SessionRead, SessionTurn, SessionTurnEvents, SessionTurns, TurnOutcome, TurnSession, TurnStart } from './session-turns.ts';
 import type { LocalTurn, LocalTurnQueue } from './local-turn-queue.ts';
 import { isRefused, type WindowCount } from './rate-windows.ts';
-import { createRedisTurnQueue, type BeginReply, type Leave, type RawSession } from './redis-turn-queue.ts';
-import { sharedEntry, TURN_LEASE_MS, type SharedEntry } from './shared-entry.ts';
-import { createSharedWindows } from './shared-windows.ts';
+import { createRedisTurnQueue, type BeginReply, type Leave, type RawSession, type RedisTurnQueue } from './redis-turn-queue.ts';
+import { sharedEntry, TURN_LEASE_MS, type SharedEntry, type SharedEntryEvents } from './shared-entry.ts';
+import { createSharedWindows, type SharedWindows } from './shared-windows.ts';
 import { toError } from '../errors.ts';
 
 const NONE: readonly WindowCount[] = [];
@@ -49,21 +49,40 @@ export function sharedTurns(
   sessionTtlSeconds: number | undefined,
   telemetry?: ScriptReporting,
 ): SessionTurns {
-  const shared = createRedisTurnQueue(redis, undefined, telemetry);
-  const windows = createSharedWindows(redis, undefined, telemetry);
-  const entryEvents = { failed: (operation: string, err: Error) => events.fallback(operation, err), leaseLost: () => events.leaseExpired() };
-  const ttlMs = sessionTtlSeconds === undefined ? undefined : Math.ceil(sessionTtlSeconds * 1000);
+  return new SharedSessionTurns(local, redis, events, sessionTtlSeconds, telemetry);
+}
+
+class SharedSessionTurns implements SessionTurns {
+  private readonly shared: RedisTurnQueue;
+  private readonly windows: SharedWindows;
+  private readonly entryEvents: SharedEntryEvents;
+  private readonly ttlMs: number | undefined;
+  private readonly local: LocalTurnQueue;
+  private readonly events: SessionTurnEvents;
+
+  constructor(local: LocalTurnQueue, redis: Redis | Cluster, events: SessionTurnEvents, sessionTtlSeconds: number | undefined, telemetry: ScriptReporting | undefined) {
+    this.local = local;
+    this.events = events;
+    this.shared = createRedisTurnQueue(redis, undefined, telemetry);
+    this.windows = createSharedWindows(redis, undefined, telemetry);
+    this.entryEvents = { failed: (operation: string, err: Error) => events.fallback(operation, err), leaseLost: () => events.leaseExpired() };
+    this.ttlMs = sessionTtlSeconds === undefined ? undefined : Math.ceil(sessionTtlSeconds * 1000);
+  }
+
+  get activeSessions(): number {
+    return this.local.activeSessions;
+  }
 
   /** Waits until the ticket is at the head (with the session read then, when asked); false when the deadline passes first. */
-  async function waitForHead(session: string, token: string, deadlineAt: number, read: boolean, callerGone: AbortSignal | undefined): Promise<{ session?: RawSession | undefined } | false> {
+  private async waitForHead(session: string, token: string, deadlineAt: number, read: boolean, callerGone: AbortSignal | undefined): Promise<{ session?: RawSession | undefined } | false> {
     for (let attempt = 0; ; attempt += 1) {
-      const polled = await shared.poll(session, token, read);
+      const polled = await this.shared.poll(session, token, read);
       if (polled.state === 'head') return polled;
       const left = deadlineAt - performance.now();
       if (left <= 0 || callerGone?.aborted === true) return false;
       // The entry vanished (Redis restarted empty, a failover lost it, or its lease lapsed): queue again at the end.
       if (polled.state === 'gone') {
-        const again = await shared.begin(session, token, TURN_LEASE_MS, undefined, read);
+        const again = await this.shared.begin(session, token, TURN_LEASE_MS, undefined, read);
         if (again.state === 'head') return again;
       }
       await sleep(Math.min(nextDelay(attempt), left), undefined, callerGone === undefined ? undefined : { signal: callerGone }).catch(() => {});
@@ -71,13 +90,13 @@ export function sharedTurns(
   }
 
   /** Redis could not be used: in-process counts and order. After a stall (the start timed out) the chat does not wait for Redis again. */
-  async function inProcess(session: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined, stalled: boolean): Promise<TurnOutcome> {
+  private async inProcess(session: string, deadlineAt: number, start: TurnStart, entry: SharedEntry | undefined, stalled: boolean): Promise<TurnOutcome> {
     const counts = start.limits === undefined ? NONE : await start.limits.countLocally();
     if (isRefused(counts)) {
       entry?.leave();
       return { kind: 'refused', counts };
     }
-    const turn = await local.acquire(session, deadlineAt, start.callerGone);
+    const turn = await this.local.acquire(session, deadlineAt, start.callerGone);
     if (turn === undefined) entry?.leave();
     // A caller that left while its message waited: it never ran, so it is not counted.
     if (turn === undefined && start.callerGone?.aborted === true) start.limits?.uncountLocally();
@@ -85,12 +104,12 @@ export function sharedTurns(
   }
 
   /** The three calls of the start, sent together. */
-  async function startCalls(session: string, token: string, start: TurnStart): Promise<Started> {
+  private async startCalls(session: string, token: string, start: TurnStart): Promise<Started> {
     const limits = start.limits;
-    const read = ttlMs !== undefined && start.session !== undefined;
+    const read = this.ttlMs !== undefined && start.session !== undefined;
     const [begun, counted, claimed] = await Promise.allSettled([
-      shared.begin(session, token, TURN_LEASE_MS, limits?.session === undefined ? undefined : { max: limits.session.max, windowMs: limits.windowMs }, read),
-      limits === undefined || limits.shared.length === 0 ? Promise.resolve(NONE) : windows.count(limits.shared, limits.windowMs),
+      this.shared.begin(session, token, TURN_LEASE_MS, limits?.session === undefined ? undefined : { max: limits.session.max, windowMs: limits.windowMs }, read),
+      limits === undefined || limits.shared.length === 0 ? Promise.resolve(NONE) : this.windows.count(limits.shared, limits.windowMs),
       start.claim === undefined ? Promise.resolve(true) : start.claim(),
     ]);
     // The claim never throws (the idempotency store falls back by itself); a defect is the chat's error.
@@ -98,21 +117,21 @@ export function sharedTurns(
     return { begun, shared: counted, claimed: claimed.value };
   }
 
-  async function begin(session: string, deadlineAt: number, start: TurnStart): Promise<TurnOutcome> {
+  async begin(session: string, deadlineAt: number, start: TurnStart): Promise<TurnOutcome> {
     // Redis down: nothing is sent, nothing can be left behind.
-    if (!shared.connected) {
-      events.fallback('enter', new Error('Redis connection is not ready'));
+    if (!this.shared.connected) {
+      this.events.fallback('enter', new Error('Redis connection is not ready'));
       if (start.claim !== undefined && !(await start.claim())) return { kind: 'answered' };
-      return inProcess(session, deadlineAt, start, undefined, false);
+      return this.inProcess(session, deadlineAt, start, undefined, false);
     }
     const token = ownerToken();
     const sharedWindows = start.limits?.shared ?? [];
     // Sent before any await: tickets follow this instance's arrival order.
-    const started = await startCalls(session, token, start);
+    const started = await this.startCalls(session, token, start);
     const counted = started.shared.status === 'fulfilled' ? started.shared.value : undefined;
     const undo = (how: Leave) => {
-      if (counted !== undefined) windows.uncount(sharedWindows);
-      if (started.begun.status === 'fulfilled') void shared.leave(session, token, how).catch(() => {});
+      if (counted !== undefined) this.windows.uncount(sharedWindows);
+      if (started.begun.status === 'fulfilled') void this.shared.leave(session, token, how).catch(() => {});
     };
     if (!started.claimed) {
       undo({ mode: 'uncount' });
@@ -120,33 +139,33 @@ export function sharedTurns(
     }
     if (started.begun.status === 'rejected') {
       const reason = toError(started.begun.reason);
-      events.fallback('enter', reason);
-      if (counted !== undefined) windows.uncount(sharedWindows);
+      this.events.fallback('enter', reason);
+      if (counted !== undefined) this.windows.uncount(sharedWindows);
       // Its reply may be lost while the script still ran on Redis (a stall): that entry must leave.
       const stalled = isCommandTimeout(reason);
-      return inProcess(session, deadlineAt, start, sharedEntry(shared, session, token, entryEvents), stalled && ttlMs !== undefined);
+      return this.inProcess(session, deadlineAt, start, sharedEntry(this.shared, session, token, this.entryEvents), stalled && this.ttlMs !== undefined);
     }
     const begun = started.begun.value;
     let sharedCounts = counted;
     if (sharedCounts === undefined) {
       // The shared windows' slot did not answer (its node is failing over): counted in process for this chat.
-      events.fallback('limits', toError((started.shared as PromiseRejectedResult).reason));
-      sharedCounts = await countSharedLocally(start);
+      this.events.fallback('limits', toError((started.shared as PromiseRejectedResult).reason));
+      sharedCounts = await this.countSharedLocally(start);
     }
     const counts = [...begun.counts, ...sharedCounts];
     if (begun.state === 'refused' || isRefused(counts)) {
-      if (begun.state !== 'refused') void shared.leave(session, token, { mode: 'uncount' }).catch(() => {});
-      if (counted !== undefined) windows.uncount(sharedWindows.filter((_w, i) => counted[i] !== undefined && counted[i].current <= counted[i].max));
+      if (begun.state !== 'refused') void this.shared.leave(session, token, { mode: 'uncount' }).catch(() => {});
+      if (counted !== undefined) this.windows.uncount(sharedWindows.filter((_w, i) => counted[i] !== undefined && counted[i].current <= counted[i].max));
       return { kind: 'refused', counts };
     }
-    const outcome = await takeTurn(session, token, deadlineAt, begun, counts, ttlMs !== undefined && start.session !== undefined, start.callerGone);
+    const outcome = await this.takeTurn(session, token, deadlineAt, begun, counts, this.ttlMs !== undefined && start.session !== undefined, start.callerGone);
     // A caller that left while its message waited: it never ran, so it is not counted against anyone.
-    if (outcome.kind === 'turn' && outcome.turn === undefined && start.callerGone?.aborted === true && counted !== undefined) windows.uncount(sharedWindows);
+    if (outcome.kind === 'turn' && outcome.turn === undefined && start.callerGone?.aborted === true && counted !== undefined) this.windows.uncount(sharedWindows);
     return outcome;
   }
 
   /** Counts only the shared windows in process (their Redis calls failed while the session's script ran). */
-  async function countSharedLocally(start: TurnStart): Promise<readonly WindowCount[]> {
+  private async countSharedLocally(start: TurnStart): Promise<readonly WindowCount[]> {
     const limits = start.limits;
     if (limits === undefined) return NONE;
     const all = await limits.countLocally();
@@ -154,12 +173,12 @@ export function sharedTurns(
   }
 
   /** Entered: waits for the local turn, then for the head of the shared queue. */
-  async function takeTurn(session: string, token: string, deadlineAt: number, begun: BeginReply & { state: 'waiting' | 'head' }, counts: readonly WindowCount[], read: boolean, callerGone: AbortSignal | undefined): Promise<TurnOutcome> {
-    const entry = sharedEntry(shared, session, token, entryEvents);
+  private async takeTurn(session: string, token: string, deadlineAt: number, begun: BeginReply & { state: 'waiting' | 'head' }, counts: readonly WindowCount[], read: boolean, callerGone: AbortSignal | undefined): Promise<TurnOutcome> {
+    const entry = sharedEntry(this.shared, session, token, this.entryEvents);
     const notRun = (): Leave => (callerGone?.aborted === true ? { mode: 'uncount' } : { mode: 'leave' });
     // An earlier message here that went on without Redis may still write the session: read it again then.
-    const waitsHere = local.busy(session);
-    const turn = await local.acquire(session, deadlineAt, callerGone);
+    const waitsHere = this.local.busy(session);
+    const turn = await this.local.acquire(session, deadlineAt, callerGone);
     if (turn === undefined) {
       entry.leave(notRun());
       return { kind: 'turn', counts, turn: undefined };
@@ -167,9 +186,9 @@ export function sharedTurns(
     let kept = parsed(begun.state === 'head' && !waitsHere ? begun.session : undefined);
     if (begun.state === 'waiting') {
       let pollStalled = false;
-      const head = await waitForHead(session, token, deadlineAt, read, callerGone).catch((err: unknown) => {
+      const head = await this.waitForHead(session, token, deadlineAt, read, callerGone).catch((err: unknown) => {
         const reason = toError(err);
-        events.fallback('poll', reason);
+        this.events.fallback('poll', reason);
         pollStalled = isCommandTimeout(reason);
         return undefined; // Redis unreachable: in-process order from here on
       });
@@ -182,15 +201,8 @@ export function sharedTurns(
       kept = pollStalled ? NOTHING_READ : parsed(head?.session);
     }
     entry.hold();
-    return { kind: 'turn', counts, turn: withShared(turn, entry, ttlMs === undefined || !read ? undefined : { ttlMs, read: kept }) };
+    return { kind: 'turn', counts, turn: withShared(turn, entry, this.ttlMs === undefined || !read ? undefined : { ttlMs: this.ttlMs, read: kept }) };
   }
-
-  return {
-    get activeSessions() {
-      return local.activeSessions;
-    },
-    begin,
-  };
 }
 
 /** The session as read with the turn; undefined (read again through the cache, which reports it) when damaged. */
