@@ -18,7 +18,7 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { readLuaFile } from '../shared-state/lua-file.ts';
-import { redisScript } from '../shared-state/redis-script.ts';
+import { redisScript, type RedisScript } from '../shared-state/redis-script.ts';
 import { redisFollowers } from './redis-stream-follow.ts';
 import { END_KINDS, streamKeys } from './redis-stream-keys.ts';
 import {
@@ -69,119 +69,138 @@ export interface RedisStreamLogEvents {
   readonly error?: (operation: string, err: Error) => void;
 }
 
-export function createRedisStreamLog(redis: Redis | Cluster, events: RedisStreamLogEvents = {}): StreamLog {
-  const report = (operation: string) => (err: unknown) => events.error?.(operation, err instanceof Error ? err : new Error(String(err)));
-  /** Turns produced here, by message id: a stop asked on this instance needs no round trip. */
-  const local = new Map<string, () => void>();
-  const follow = redisFollowers(redis, report);
-  const write = redisScript(redis, 'chatAdapterStreamWrite', 4, STREAM_WRITE);
+/**
+ * The producer's side of one turn: parts batched per BATCH_MS, a heartbeat while silent, the stop
+ * flag read back with every write, the end in the last round trip.
+ */
+class RedisTurnWriter implements StreamLogWriter {
+  private readonly keys: string[];
+  private readonly budget = new TurnBudget();
+  private pending: Array<[number, string]> = [];
+  private lastId = 0;
+  private lastWriteAt = Date.now();
+  private ended = false;
+  private opened = false;
+  private stopListener: (() => void) | undefined;
+  private stopAsked = false;
+  /** One warning per turn while Redis fails, not one per batch of parts. */
+  private reported = false;
+  /** Set while parts wait: a pending flush (at once for the first, after BATCH_MS for later ones). */
+  private flushTimer: { cancel(): void } | undefined;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly turn: TurnIdentity;
+  private readonly write: RedisScript;
+  private readonly report: Report;
+  private readonly forget: () => void;
 
-  function writer(conversationId: string, turn: TurnIdentity): StreamLogWriter {
+  constructor(conversationId: string, turn: TurnIdentity, write: RedisScript, report: Report, forget: () => void) {
+    this.turn = turn;
+    this.write = write;
+    this.report = report;
+    this.forget = forget;
     const keys = streamKeys(conversationId);
-    const partsKey = keys.parts(turn.messageId);
-    const budget = new TurnBudget();
-    let pending: Array<[number, string]> = [];
-    let lastId = 0;
-    let lastWriteAt = Date.now();
-    let ended = false;
-    let stopListener: (() => void) | undefined;
-    let stopAsked = false;
-    // One warning per turn while Redis fails, not one per batch of parts.
-    let reported = false;
-    const reportOnce = (operation: string) => (err: unknown) => {
-      if (reported) return;
-      reported = true;
-      report(operation)(err);
-    };
-    const stop = () => {
-      if (stopAsked) return;
-      stopAsked = true;
-      stopListener?.();
-    };
-    local.set(turn.messageId, stop);
-
-    let opened = false;
-    /** Set while parts wait: a pending flush (at once for the first, after BATCH_MS for later ones). */
-    let flushTimer: { cancel(): void } | undefined;
-
-    /**
-     * One round trip (STREAM_WRITE): the turn's record with the first, the parts waiting as one
-     * entry, then either the lease renewed and the stop flag read, or (`end`) the end marker.
-     */
-    const send = (operation: string, end?: StreamEnd) => {
-      lastWriteAt = Date.now();
-      const last = pending.at(-1);
-      const args: string[] = [
-        opened ? '' : recordText(turn),
-        last === undefined ? '' : `0-${last[0]}`,
-        end === undefined ? '' : budget.overflowed ? 'cut' : end,
-        `0-${lastId + 1}`,
-        end === undefined ? '' : recordText(turn, end),
-        String(LIVE_TTL_MS),
-        String(LEASE_MS),
-        String(ENDED_KEPT_MS),
-      ];
-      // One entry per batch, named by its last part's id; each part a field (its id) and value (its JSON).
-      for (const [id, json] of pending) args.push(String(id), json);
-      opened = true;
-      pending = [];
-      return write([keys.turn, partsKey, keys.live(turn.messageId), keys.stop(turn.messageId)], args).then((flag) => {
-        if (typeof flag === 'string') stop();
-      }, reportOnce(operation));
-    };
-
-    const flush = () => {
-      flushTimer = undefined;
-      if (pending.length > 0) void send('append');
-    };
-
-    const heartbeat = setInterval(() => {
-      if (Date.now() - lastWriteAt >= HEARTBEAT_MS) void send('heartbeat');
+    this.keys = [keys.turn, keys.parts(turn.messageId), keys.live(turn.messageId), keys.stop(turn.messageId)];
+    this.heartbeat = setInterval(() => {
+      if (Date.now() - this.lastWriteAt >= HEARTBEAT_MS) void this.send('heartbeat');
     }, HEARTBEAT_MS);
-    heartbeat.unref();
-
-    return {
-      append(id, json, transient) {
-        if (ended || id <= lastId || !budget.admit(json.length, transient)) return;
-        lastId = id;
-        pending.push([id, json]);
-        // A batch stays within what one script call unpacks comfortably.
-        if (pending.length >= MAX_BATCH_PARTS) {
-          flushTimer?.cancel();
-          flush();
-          return;
-        }
-        if (flushTimer !== undefined) return;
-        // The first part (`start`) goes at once, so that a resumer finds the turn from its start;
-        // later parts written within BATCH_MS go in one round trip (those of the last window with the end).
-        if (opened) {
-          const timer = setTimeout(flush, BATCH_MS);
-          flushTimer = { cancel: () => clearTimeout(timer) };
-        } else {
-          const immediate = setImmediate(flush);
-          flushTimer = { cancel: () => clearImmediate(immediate) };
-        }
-      },
-      async end(kind) {
-        if (ended) return;
-        ended = true;
-        flushTimer?.cancel();
-        clearInterval(heartbeat);
-        local.delete(turn.messageId);
-        stopListener = undefined;
-        // The parts still waiting, the end marker, the keys kept ENDED_KEPT_MS: one round trip.
-        await send('end', kind);
-      },
-      onStop(listener) {
-        stopListener = listener;
-        if (stopAsked) listener();
-      },
-    };
+    this.heartbeat.unref();
   }
 
+  /** Asks the producer to stop (once): its listener aborts the engine call. */
+  stop(): void {
+    if (this.stopAsked) return;
+    this.stopAsked = true;
+    this.stopListener?.();
+  }
 
+  append(id: number, json: string, transient: boolean): void {
+    if (this.ended || id <= this.lastId || !this.budget.admit(json.length, transient)) return;
+    this.lastId = id;
+    this.pending.push([id, json]);
+    // A batch stays within what one script call unpacks comfortably.
+    if (this.pending.length >= MAX_BATCH_PARTS) {
+      this.flushTimer?.cancel();
+      this.flush();
+      return;
+    }
+    if (this.flushTimer !== undefined) return;
+    // The first part (`start`) goes at once, so that a resumer finds the turn from its start;
+    // later parts written within BATCH_MS go in one round trip (those of the last window with the end).
+    if (this.opened) {
+      const timer = setTimeout(() => this.flush(), BATCH_MS);
+      this.flushTimer = { cancel: () => clearTimeout(timer) };
+    } else {
+      const immediate = setImmediate(() => this.flush());
+      this.flushTimer = { cancel: () => clearImmediate(immediate) };
+    }
+  }
+
+  async end(kind: StreamEnd): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    this.flushTimer?.cancel();
+    clearInterval(this.heartbeat);
+    this.forget();
+    this.stopListener = undefined;
+    // The parts still waiting, the end marker, the keys kept ENDED_KEPT_MS: one round trip.
+    await this.send('end', kind);
+  }
+
+  onStop(listener: () => void): void {
+    this.stopListener = listener;
+    if (this.stopAsked) listener();
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    if (this.pending.length > 0) void this.send('append');
+  }
+
+  /**
+   * One round trip (STREAM_WRITE): the turn's record with the first, the parts waiting as one
+   * entry, then either the lease renewed and the stop flag read, or (`end`) the end marker.
+   */
+  private send(operation: string, end?: StreamEnd): Promise<void> {
+    this.lastWriteAt = Date.now();
+    const last = this.pending.at(-1);
+    const args: string[] = [
+      this.opened ? '' : recordText(this.turn),
+      last === undefined ? '' : `0-${last[0]}`,
+      end === undefined ? '' : this.budget.overflowed ? 'cut' : end,
+      `0-${this.lastId + 1}`,
+      end === undefined ? '' : recordText(this.turn, end),
+      String(LIVE_TTL_MS),
+      String(LEASE_MS),
+      String(ENDED_KEPT_MS),
+    ];
+    // One entry per batch, named by its last part's id; each part a field (its id) and value (its JSON).
+    for (const [id, json] of this.pending) args.push(String(id), json);
+    this.opened = true;
+    this.pending = [];
+    return this.write(this.keys, args).then((flag) => {
+      if (typeof flag === 'string') this.stop();
+    }, (err: unknown) => {
+      if (this.reported) return;
+      this.reported = true;
+      this.report(operation)(err);
+    });
+  }
+}
+
+type Report = (operation: string) => (err: unknown) => void;
+
+export function createRedisStreamLog(redis: Redis | Cluster, events: RedisStreamLogEvents = {}): StreamLog {
+  const report: Report = (operation) => (err) => events.error?.(operation, err instanceof Error ? err : new Error(String(err)));
+  /** Turns produced here, by message id: a stop asked on this instance needs no round trip. */
+  const local = new Map<string, RedisTurnWriter>();
+  const follow = redisFollowers(redis, report);
+  const write = redisScript(redis, 'chatAdapterStreamWrite', 4, STREAM_WRITE);
   return {
-    open: writer,
+    open(conversationId, turn) {
+      const writer = new RedisTurnWriter(conversationId, turn, write, report, () => local.delete(turn.messageId));
+      local.set(turn.messageId, writer);
+      return writer;
+    },
     async find(conversationId) {
       const record = parseRecord(await redis.get(streamKeys(conversationId).turn));
       if (record === undefined) return undefined;
@@ -191,7 +210,7 @@ export function createRedisStreamLog(redis: Redis | Cluster, events: RedisStream
     async requestStop(conversationId, seen) {
       const here = local.get(seen.messageId);
       if (here !== undefined) {
-        here();
+        here.stop();
         return;
       }
       await redis.set(streamKeys(conversationId).stop(seen.messageId), '1', 'PX', LIVE_TTL_MS);
