@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.browser.ts'],
-    globalSetup: ['./test/browser/require-chromium.ts', './test/support/build-service.ts'],
-    reporters: ['default', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/browser/require-chromium.ts', './test/helpers/build-service.ts'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
     environment: 'node',
     // One file at a time: each starts the service and a Chromium, and the machine may have 2 cores.
     fileParallelism: false,

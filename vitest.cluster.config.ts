@@ -8,8 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/cluster/**/*.cluster.ts'],
-    globalSetup: ['./test/support/global-setup.ts', './test/support/build-service.ts'],
-    reporters: ['default', './test/cluster/figures-reporter.ts', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/helpers/global-setup.ts', './test/helpers/build-service.ts'],
+    reporters: ['default', './test/cluster/figures-reporter.ts', './test/helpers/summary-reporter.ts'],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 90_000,

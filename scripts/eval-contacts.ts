@@ -1,5 +1,5 @@
 /**
- * Precision and recall of contact extraction on the labelled sets under test/language/:
+ * Precision and recall of contact extraction on the labelled sets under test/contacts/:
  * - contacts-visitors-dev.json: messages as visitors write them (issue 27's kinds of error), English
  *   and Spanish, developed against;
  * - contacts-visitors-holdout.json: the same kinds, written and committed before any tuning and never
@@ -27,7 +27,7 @@ export const FIELDS: readonly Field[] = ['name', 'phone', 'email'];
 export type SetScore = Record<Field, FieldScore> & { misses: string[] };
 
 export function loadContactCases(file = 'contacts-eval.json'): ContactCase[] {
-  return JSON.parse(readFileSync(new URL(`../test/language/${file}`, import.meta.url), 'utf8')) as ContactCase[];
+  return JSON.parse(readFileSync(new URL(`../test/contacts/${file}`, import.meta.url), 'utf8')) as ContactCase[];
 }
 
 export function score(pairs: Array<{ got: string | null; want: string | null }>): FieldScore {

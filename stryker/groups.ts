@@ -6,11 +6,11 @@
 export const GROUPS: Record<string, { readonly mutate: readonly string[]; readonly tests: readonly string[] }> = {
   pipeline: {
     mutate: ['src/pipeline/runner.ts', 'src/pipeline/latency.ts'],
-    tests: ['test/unit/runner.test.ts', 'test/unit/chat-pipeline.test.ts', 'test/steps/assemble-response.test.ts', 'test/unit/latency.test.ts'],
+    tests: ['test/pipeline/runner.test.ts', 'test/steps/chat-pipeline.test.ts', 'test/steps/assemble-response.test.ts'],
   },
   outbox: {
     mutate: ['src/outbox/delivery-policy.ts', 'src/clients/retry.ts', 'src/clients/backoff.ts'],
-    tests: ['test/unit/delivery-policy.test.ts', 'test/unit/retry.test.ts'],
+    tests: ['test/outbox/delivery-policy.test.ts', 'test/clients/retry.test.ts'],
   },
   idempotency: {
     mutate: ['src/http/idempotency-key-header.ts', 'src/idempotency/request-fingerprint.ts'],
@@ -23,6 +23,6 @@ export const GROUPS: Record<string, { readonly mutate: readonly string[]; readon
   contacts: {
     // The modules that decide which name, phone and email reach the agent.
     mutate: ['src/contacts/phone.ts', 'src/contacts/email.ts', 'src/contacts/name.ts', 'src/contacts/find-contact.ts', 'src/contacts/phone-context.ts', 'src/contacts/preference.ts'],
-    tests: ['test/language/contact-*.test.ts', 'test/language/contacts-*.test.ts', 'test/steps/extract-contact.test.ts'],
+    tests: ['test/contacts/contact-*.test.ts', 'test/contacts/contacts-*.test.ts', 'test/steps/extract-contact.test.ts'],
   },
 };

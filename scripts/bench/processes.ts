@@ -8,9 +8,9 @@ import { once } from 'node:events';
 import { closeSync, createWriteStream, openSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
-import { freePort } from '../../test/support/free-port.ts';
-import { locateRedisServer } from '../../test/support/redis-binary.ts';
-import { redisAnswersPing } from '../../test/support/redis-ping.ts';
+import { freePort } from '../../test/helpers/free-port.ts';
+import { locateRedisServer } from '../../test/helpers/redis-binary.ts';
+import { redisAnswersPing } from '../../test/helpers/redis-ping.ts';
 
 export interface Started {
   readonly name: string;
@@ -95,7 +95,7 @@ export async function startNode(options: NodeProcessOptions): Promise<Started> {
 
 /**
  * A redis-server on a free port, without persistence: the one on PATH, or the one the tests fetch
- * from Debian into .cache/redis (test/support/redis-binary.ts), fetched here too when missing.
+ * from Debian into .cache/redis (test/helpers/redis-binary.ts), fetched here too when missing.
  */
 export async function startRedis(): Promise<Started> {
   const binary = await locateRedisServer({ path: process.env['PATH'] ?? '', cacheDir: resolve(import.meta.dirname, '../../.cache/redis') });

@@ -1,7 +1,7 @@
 /**
  * Words that say whose a phone number or an address is, and which of two the visitor wants used
  * (docs/contracts.md#handoff-receiver), in English and Spanish, lower-case and accent-free. Kept as data; each list is
- * exercised by test/language/contact-preference.test.ts.
+ * exercised by test/contacts/contact-preference.test.ts.
  */
 const list = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s+/));
 

@@ -1,7 +1,7 @@
 /**
  * Words that stand for characters when visitors write numbers and addresses out ("seven one two",
  * "ocho uno", "juan at gmail dot com", "maria arroba hotmail punto com"). Compared lower-cased and
- * without accents. Kept as data: each list is checked by test/language/contact-spoken.test.ts.
+ * without accents. Kept as data: each list is checked by test/contacts/contact-spoken.test.ts.
  */
 
 /** Digit words, English and Spanish. "oh" counts only inside a run of other digit words. */

@@ -2,7 +2,7 @@
  * The AI SDK UI message stream, protocol v1 (docs/api.md#streamed-replies), written on the raw response: each part
  * is one server-sent event `id: <n>` / `data: <JSON>` written to the socket the moment it is made (no
  * buffering, no compression), and the stream ends with `data: [DONE]`. Part shapes are the `ai`
- * package's `UIMessageChunk` (test/stream checks them with its own reader). With a stream log
+ * package's `UIMessageChunk` (test/http/ai-sdk-client.test.ts checks them with its own reader). With a stream log
  * (src/streams/), every part is also kept there under the same id, for resumers
  * (docs/api.md#resuming-a-streamed-reply); the log gets the parts whether or not the caller stayed.
  */

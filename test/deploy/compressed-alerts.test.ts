@@ -1,5 +1,5 @@
 /**
- * The time-compressed rules the on-call test evaluates (test/support/compressed-alerts.ts) are the
+ * The time-compressed rules the on-call test evaluates (test/helpers/compressed-alerts.ts) are the
  * shipped deploy/prometheus/alerts.yml with only their durations divided: same alerts, same
  * expressions once range selectors are blanked, same labels and annotations, every window and
  * `for:` exactly 1/60 of the original, and the one documented age threshold divided likewise.
@@ -17,7 +17,7 @@ import {
   formatDuration,
   withoutRanges,
   type RuleGroup,
-} from '../support/compressed-alerts.ts';
+} from '../helpers/compressed-alerts.ts';
 
 const shipped = (parse(readFileSync(ALERTS_FILE, 'utf8')) as { groups: RuleGroup[] }).groups;
 const compressed = compressedShippedRules();

@@ -5,9 +5,9 @@
  *
  * Real parts only: the service as `npm start` runs it (one process per failure, `node
  * dist/src/server.js`, test/helpers/service-process.ts), its parties as loopback HTTP stubs, real
- * redis-servers, and Debian's Prometheus (test/support/prometheus-binaries.ts) scraping every
+ * redis-servers, and Debian's Prometheus (test/helpers/prometheus-binaries.ts) scraping every
  * instance's METRICS_PORT each second and evaluating the rules each second. The rules are the
- * shipped ones time-compressed (test/support/compressed-alerts.ts): every range and `for:` divided
+ * shipped ones time-compressed (test/helpers/compressed-alerts.ts): every range and `for:` divided
  * by 60 (minutes become seconds), the expressions, labels and annotations otherwise unchanged; the one
  * threshold that is itself an age (ChatAdapterHandoffBacklog's 300 s) is divided likewise (5 s).
  * Every other threshold is the shipped one: the slow engine takes more than 10 s, the stalled Redis
@@ -63,10 +63,10 @@ import { startTestReplica, type TestReplica } from '../helpers/redis-replica.ts'
 import { spawnService, type ServiceProcess } from '../helpers/service-process.ts';
 import { sendJson, type RecordedRequest } from '../helpers/stub-server.ts';
 import { startStubs, stubPartiesEnv, type Stubs } from '../helpers/stubbed-service.ts';
-import { partsOfType, postChat, streamEngineReply, type EngineScript } from '../stream/stream-helpers.ts';
-import { compressedShippedRules, TIME_COMPRESSION, type AlertRule } from '../support/compressed-alerts.ts';
-import { freePort } from '../support/free-port.ts';
-import { locatePrometheusProgram } from '../support/prometheus-binaries.ts';
+import { partsOfType, postChat, streamEngineReply, type EngineScript } from '../http/stream-helpers.ts';
+import { compressedShippedRules, TIME_COMPRESSION, type AlertRule } from '../helpers/compressed-alerts.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { locatePrometheusProgram } from '../helpers/prometheus-binaries.ts';
 
 const ENVIRONMENT = 'oncall';
 /** Healthy traffic on every instance before any failure: longer than the shortest windows, so the rules see it. */

@@ -1,5 +1,5 @@
 /**
- * A real Prometheus (Debian's, see test/support/prometheus-binaries.ts) scraping the service every
+ * A real Prometheus (Debian's, see test/helpers/prometheus-binaries.ts) scraping the service every
  * second and evaluating deploy/prometheus/alerts.yml, as an on-call's would: it negotiates
  * OpenMetrics and stores the exemplars, every name the alerts and the dashboard query has series,
  * a streamed chat that failed is stored as a 503 of mode "stream", every rule evaluates without an
@@ -14,9 +14,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest } from '../helpers/fixtures.ts';
 import { sendJson } from '../helpers/stub-server.ts';
-import { listenOnLoopback, postChat } from '../stream/stream-helpers.ts';
-import { freePort } from '../support/free-port.ts';
-import { locatePrometheusProgram } from '../support/prometheus-binaries.ts';
+import { listenOnLoopback, postChat } from '../http/stream-helpers.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { locatePrometheusProgram } from '../helpers/prometheus-binaries.ts';
 import { startTracedService, type TracedService } from '../telemetry/traced-service.ts';
 
 const root = resolve(import.meta.dirname, '../..');

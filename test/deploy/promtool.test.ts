@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../support/debian-packages.ts';
-import { locatePrometheusProgram } from '../support/prometheus-binaries.ts';
+import { run } from '../helpers/debian-packages.ts';
+import { locatePrometheusProgram } from '../helpers/prometheus-binaries.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 

@@ -111,7 +111,7 @@ describe('PLAYGROUND_PORT', () => {
   it('not asked for (local\'s default) and busy: gives way with a warning, and the service still answers on PORT', async () => {
     // In process, on a port held here: the real default (6080) is fixed, and taking it would make two
     // checkouts' test runs on one machine fail each other. That local defaults to 6080 without
-    // requiring it is test/unit/playground-config.test.ts's.
+    // requiring it is test/config/playground-config.test.ts's.
     const held = await occupyPort();
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });

@@ -15,7 +15,7 @@ import { startInstance, type Instance } from '../cluster/service-instance.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { startStubs, stubPartiesEnv, type Stubs } from '../helpers/stubbed-service.ts';
-import { getStream, partsOfType, postChat, streamEngineReply, textOf } from '../stream/stream-helpers.ts';
+import { getStream, partsOfType, postChat, streamEngineReply, textOf } from '../http/stream-helpers.ts';
 
 const SENTENCES = ['The gym opens at six.', 'It closes at ten.', 'Bring your key fob.', 'Lockers are free.', 'Showers are on the left.', 'Enjoy your workout.'];
 const { response: _r, ...members } = engineReply({ retrieval_type: 'rag' });

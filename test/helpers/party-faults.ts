@@ -1,7 +1,7 @@
 /**
  * The ways a downstream party can fail (docs/api.md#when-a-party-fails), played by a loopback stub: shared by the
- * client-level fault tests (test/integration/client-faults.test.ts) and the service-level fault
- * table (test/integration/fault-table.test.ts).
+ * client-level fault tests (test/clients/client-faults.test.ts) and the service-level fault
+ * table (test/http/fault-table.test.ts).
  */
 import type { ServerResponse } from 'node:http';
 import type { StubHandler, StubServer } from './stub-server.ts';

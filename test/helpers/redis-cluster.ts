@@ -2,8 +2,8 @@
  * A real Redis Cluster for tests: `primaries` primaries with `replicasPerPrimary` replicas each, on
  * free loopback ports (`--cluster-enabled yes`, made one cluster by `redis-cli --cluster create`),
  * with a short node timeout so that a killed primary's replica takes over in a second or two.
- * The flavour (Redis or Valkey) is the run's (REDIS_FLAVOUR, see test/support/global-setup.ts), or a
- * script passes the programs it found (test/support/redis-binary.ts).
+ * The flavour (Redis or Valkey) is the run's (REDIS_FLAVOUR, see test/helpers/global-setup.ts), or a
+ * script passes the programs it found (test/helpers/redis-binary.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

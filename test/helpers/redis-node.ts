@@ -12,8 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import type { RedisFlavour } from '../support/redis-binary.ts';
-import { freePort } from '../support/free-port.ts';
+import type { RedisFlavour } from './redis-binary.ts';
+import { freePort } from './free-port.ts';
 
 export type { RedisFlavour };
 
@@ -25,7 +25,7 @@ export interface RedisAddress {
 
 export const LOOPBACK = '127.0.0.1';
 
-/** How to start the server and its client (test/support/redis-binary.ts's RedisBinary fits). */
+/** How to start the server and its client (test/helpers/redis-binary.ts's RedisBinary fits). */
 export interface RedisPrograms {
   readonly flavour: RedisFlavour;
   readonly command: string;
@@ -35,7 +35,7 @@ export interface RedisPrograms {
 }
 
 /**
- * `programs` when given (a script outside vitest: test/support/redis-binary.ts's locateRedisServer),
+ * `programs` when given (a script outside vitest: test/helpers/redis-binary.ts's locateRedisServer),
  * else this test run's (REDIS_FLAVOUR), which `flavour`, when given, must match.
  */
 export async function programsFor(programs: RedisPrograms | undefined, flavour: RedisFlavour | undefined): Promise<RedisPrograms> {

@@ -1,6 +1,6 @@
 /**
  * The Redis programs of this test run: REDIS_FLAVOUR's server and client, found (or fetched) once by
- * test/support/global-setup.ts. The only part of the topology helpers that needs vitest.
+ * test/helpers/global-setup.ts. The only part of the topology helpers that needs vitest.
  */
 import { inject } from 'vitest';
 import type { RedisFlavour, RedisPrograms } from './redis-node.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { inject } from 'vitest';
-import { freePort } from '../support/free-port.ts';
+import { freePort } from './free-port.ts';
 
 export interface TestReplica {
   readonly port: number;

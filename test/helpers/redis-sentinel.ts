@@ -2,8 +2,8 @@
  * A real Sentinel set for tests: one primary, one replica (`--replicaof`) and three sentinels
  * (`<server> <conf> --sentinel`, quorum 2) on free loopback ports, with a short
  * down-after-milliseconds so that a killed primary is replaced in a few seconds. The flavour
- * (Redis or Valkey) is the run's (REDIS_FLAVOUR, see test/support/global-setup.ts), or a script
- * passes the programs it found (test/support/redis-binary.ts).
+ * (Redis or Valkey) is the run's (REDIS_FLAVOUR, see test/helpers/global-setup.ts), or a script
+ * passes the programs it found (test/helpers/redis-binary.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,12 +3,12 @@
  * as docs/operations.md#redis advises for production: AOF, `noeviction`). `stop()` (SIGKILL) and `start()` can
  * be called mid-test to take Redis away and bring it back on the same port; `pause()` (SIGSTOP) stalls
  * it with its connections open (commands time out, nothing is refused) until `resume()`.
- * The binary is the one test/support/global-setup.ts found or fetched for this run.
+ * The binary is the one test/helpers/global-setup.ts found or fetched for this run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { inject } from 'vitest';
-import { freePort } from '../support/free-port.ts';
-import { redisAnswersPing } from '../support/redis-ping.ts';
+import { freePort } from './free-port.ts';
+import { redisAnswersPing } from './redis-ping.ts';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -1,6 +1,6 @@
 /**
  * The real process, as `npm start` runs it: `node dist/src/server.js` (built from the sources under
- * test by the global setup, test/support/build-service.ts) under the pinned Node (vitest's own
+ * test by the global setup, test/helpers/build-service.ts) under the pinned Node (vitest's own
  * `process.execPath`), with the environment given on top of a minimal one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -126,7 +126,7 @@ export async function startStubbedService(env: Record<string, string> = {}, opti
     ...stubPartiesEnv(stubs),
     LOG_LEVEL: 'debug',
     SHUTDOWN_GRACE_MS: '2000',
-    // Off: on a loaded test machine any loop may lag a second; test/routes/overload.test.ts turns it on.
+    // Off: on a loaded test machine any loop may lag a second; test/http/overload.test.ts turns it on.
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });

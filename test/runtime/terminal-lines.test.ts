@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { terminalLine } from '../../src/telemetry/terminal-lines.ts';
-import { onPath } from '../support/debian-packages.ts';
+import { onPath } from '../helpers/debian-packages.ts';
 import { freePort } from '../helpers/redis-server.ts';
 import { REPO_ROOT, SERVICE_ENTRY, spawnService, unusedPartyUrls } from '../helpers/service-process.ts';
 

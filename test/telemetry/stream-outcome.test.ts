@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { metricValue } from '../helpers/metric-value.ts';
 import { sendJson } from '../helpers/stub-server.ts';
-import { listenOnLoopback, partsOfType, postChat, streamEngineReply } from '../stream/stream-helpers.ts';
+import { listenOnLoopback, partsOfType, postChat, streamEngineReply } from '../http/stream-helpers.ts';
 import { startTracedService, waitFor, type TracedService } from './traced-service.ts';
 
 let svc: TracedService;

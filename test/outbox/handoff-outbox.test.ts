@@ -12,7 +12,7 @@ import { handoffReceiverOn } from '../helpers/handoff-receiver.ts';
 import { freePort, startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
-import { waitFor } from '../outbox/outbox-contract.ts';
+import { waitFor } from './outbox-contract.ts';
 
 const ADMIN_KEY = 'admin-KEY-for-tests-0123456789';
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };

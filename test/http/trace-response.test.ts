@@ -12,7 +12,7 @@ import { traceIdOf } from '../../src/http/trace-response.ts';
 import { chatRequest, engineReply } from '../helpers/fixtures.ts';
 import { sendJson } from '../helpers/stub-server.ts';
 import { startStubbedService, type StubbedService } from '../helpers/stubbed-service.ts';
-import { listenOnLoopback, postChat } from '../stream/stream-helpers.ts';
+import { listenOnLoopback, postChat } from './stream-helpers.ts';
 
 const TRACE_RESPONSE = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/;
 const KEY = 'trace-test-KEY-aaaaaaaaaaaa';

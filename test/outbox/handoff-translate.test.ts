@@ -6,7 +6,7 @@ import { sendJson } from '../helpers/stub-server.ts';
 
 const harness = useStubbedService();
 // The contact finders load on the first contact chat (seconds on a loaded machine): these tests time
-// the handoff, not that load (test/language/contact-loading.test.ts covers it).
+// the handoff, not that load (test/contacts/contact-loading.test.ts covers it).
 beforeAll(async () => {
   await warmUpContacts();
 }, 30_000);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { readRedisTarget } from '../../src/config/redis-target.ts';
 import { connectRedis, hasAnswered } from '../../src/shared-state/redis-connection.ts';
-import { freePort } from '../support/free-port.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const PASSWORD = 'tls-test-pa55word-9c1d';
 let dir: string;

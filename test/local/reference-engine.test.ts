@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../src/local/index.ts';
-import { engineRequest, postJson } from '../local/helpers.ts';
-import { eventsOf } from './stream-helpers.ts';
+import { engineRequest, postJson } from './helpers.ts';
+import { eventsOf } from '../http/stream-helpers.ts';
 
 const WORD_MS = 15;
 const RAG_QUESTION = 'How much is the security deposit and the application fee?';

@@ -55,10 +55,11 @@ describe('connectRedis (single node)', () => {
         expect(ms).toBeLessThan(50);
       }
       expect(outages).toHaveLength(1);
+      const startedAt = performance.now();
       await redis.start();
-      const backAt = performance.now();
-      await once(client, 'ready');
-      expect(performance.now() - backAt).toBeLessThan(1_500);
+      // The client may be back before start() has seen Redis answer, or shortly after.
+      if (client.status !== 'ready') await once(client, 'ready');
+      expect(performance.now() - startedAt).toBeLessThan(2_500);
       expect(await client.ping()).toBe('PONG');
       // A second outage is a new one: reported again.
       await redis.stop();

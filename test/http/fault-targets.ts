@@ -70,7 +70,7 @@ function sharedEnv(redisUrl: string): Record<string, string> {
     REDIS_URL: redisUrl,
     ADMIN_API_KEY: ADMIN_KEY,
     RATE_LIMIT_SESSION_PER_MIN: String(SESSION_LIMIT_PER_MIN),
-    // Off: on a loaded test machine any event loop may lag a second (test/routes/overload.test.ts has it on).
+    // Off: on a loaded test machine any event loop may lag a second (test/http/overload.test.ts has it on).
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
   };
 }
