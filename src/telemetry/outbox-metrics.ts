@@ -30,11 +30,19 @@ export interface OutboxMetrics {
   watch(source: () => Promise<readonly OutboxDepth[]>): void;
 }
 
-export function createOutboxMetrics(registry: Registry, stores: readonly StoreName[]): OutboxMetrics {
+/**
+ * How long a scrape waits for the outbox's figures. The shared store's are Redis commands: while
+ * Redis stalls they take their whole command timeout, and a scrape that waited for them would be
+ * late enough for Prometheus to mark the instance down. Past this, the gauges keep the figures of
+ * the last read that answered; the late read is let finish, and the next scrape reads again.
+ */
+export const OUTBOX_SCRAPE_BUDGET_MS = 200;
+
+export function createOutboxMetrics(registry: Registry, stores: readonly StoreName[], budgetMs = OUTBOX_SCRAPE_BUDGET_MS): OutboxMetrics {
   const registers = [registry];
   let source: (() => Promise<readonly OutboxDepth[]>) | undefined;
   // Both gauges are collected in parallel (prom-client starts every collect at once): they share
-  // one read of the outbox, in flight while the scrape lasts.
+  // one read of the outbox, in flight until it answers (across scrapes, when it outlasts one).
   let reading: Promise<readonly OutboxDepth[]> | undefined;
   const read = (): Promise<readonly OutboxDepth[]> => {
     if (source === undefined) return Promise.resolve([]);
@@ -43,7 +51,12 @@ export function createOutboxMetrics(registry: Registry, stores: readonly StoreNa
       .finally(() => {
         reading = undefined;
       });
-    return reading;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<readonly OutboxDepth[]>((resolve) => {
+      timer = setTimeout(() => resolve([]), budgetMs);
+      timer.unref();
+    });
+    return Promise.race([reading, late]).finally(() => clearTimeout(timer));
   };
 
   const depth = new Gauge({

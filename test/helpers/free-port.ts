@@ -38,10 +38,18 @@ async function tryListen(port: number): Promise<number | undefined> {
   return address === null || typeof address === 'string' ? undefined : address.port;
 }
 
+/**
+ * Where this process hands out ports next: each process (a vitest worker, a benchmark) starts at its
+ * own random place in the span and walks down from it, so it never hands the same port out twice
+ * and two processes rarely meet.
+ */
+let next = Math.floor(Math.random() * SPAN);
+
 export async function freePort(): Promise<number> {
   if (LOW > SPAN + 1024) {
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const port = await tryListen(LOW - 1 - Math.floor(Math.random() * SPAN));
+    for (let attempt = 0; attempt < 200; attempt++) {
+      next = (next + 1) % SPAN;
+      const port = await tryListen(LOW - 1 - next);
       if (port !== undefined) return port;
     }
   }

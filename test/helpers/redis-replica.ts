@@ -46,7 +46,8 @@ export async function startTestReplica(primaryPort: number): Promise<TestReplica
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  for (let i = 0; i < 100; i += 1) {
+  // Up to 15 s: the first sync forks the primary, slow on a machine busy with other tests.
+  for (let i = 0; i < 300; i += 1) {
     const info = await client.info('replication').catch(() => '');
     if (/master_link_status:up/.test(info)) {
       return { port, client, pause: () => child.kill('SIGSTOP'), resume: () => child.kill('SIGCONT'), stop };
