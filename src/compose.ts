@@ -37,7 +37,7 @@ import { createReplicationEvents } from './telemetry/replication-metrics.ts';
 import { createRequestMetrics } from './telemetry/request-metrics.ts';
 import { createSessionTurns } from './turns/create-session-turns.ts';
 import { createStreamLog } from './streams/create-stream-log.ts';
-import type { OutboundTelemetry } from './telemetry/client-span.ts';
+import type { OutboundTelemetry } from './telemetry/fast/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
 import { createOutboxMetrics } from './telemetry/outbox-metrics.ts';
 import { createPoolMetrics } from './telemetry/pool-metrics.ts';

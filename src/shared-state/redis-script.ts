@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Tracer } from '@opentelemetry/api';
 import type { Cluster, Redis } from 'ioredis';
-import { endRedisSpan, startRedisSpan, type RedisCallName, type RedisServerAddress, type RedisSpanTarget } from '../telemetry/redis-span.ts';
+import { endRedisSpan, startRedisSpan, type RedisCallName, type RedisServerAddress, type RedisSpanTarget } from '../telemetry/fast/redis-span.ts';
 
 export type RedisScript = (keys: readonly string[], args: readonly (string | number)[]) => Promise<unknown>;
 

@@ -10,7 +10,7 @@
  * (family `x`, samples `x_total`).
  */
 import { Registry, type OpenMetricsContentType } from 'prom-client';
-import { BoundHistogram } from './bound-histogram.ts';
+import { BoundHistogram } from './fast/bound-histogram.ts';
 
 export const OPENMETRICS_CONTENT_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
 

@@ -5,7 +5,7 @@
  * parties, routes and statuses are a small fixed set).
  */
 import { Counter, type Registry } from 'prom-client';
-import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
+import { BoundHistogram, type HistogramChild } from './fast/bound-histogram.ts';
 
 // Seconds. Requests and downstream calls: from 5 ms to the 30 s engine timeout.
 export const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

@@ -15,7 +15,7 @@ import {
 import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
 import { lazyExporter } from './lazy-exporter.ts';
 import { reportingExporter } from './reporting-exporter.ts';
-import type { SpanSink } from './timed-span.ts';
+import type { SpanSink } from './fast/timed-span.ts';
 
 let globalsInstalled = false;
 
