@@ -347,6 +347,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
     onExportError: (reason) => logger.warn({ reason }, 'span export failed'),
     ...extra,
     disabled: config.disableTracing,
+    fastPaths: config.telemetryFastPaths,
     sampler: config.tracesSampler,
     otlpEndpoint: config.otlpEndpoint,
     environment: config.environment,
