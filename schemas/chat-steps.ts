@@ -4,7 +4,7 @@
  * derived from this list: the pipeline (steps/chat-pipeline.ts maps each name to its function), the
  * names `latency.steps` may hold (chat-response.schema.ts), the latency members
  * (src/pipeline/latency.ts) and which step spans are active while their step runs
- * (src/telemetry/step-span.ts). steps/README.md's table is checked against it by a test.
+ * (src/telemetry/fast/step-span.ts). steps/README.md's table is checked against it by a test.
  *
  * It lives with the schemas because the names are part of the response's shape, and the schemas
  * are the one folder every other one may import.

@@ -21,7 +21,7 @@ import { readinessRoute, type ReadinessCheck } from './http/readiness.ts';
 import { requestTelemetry } from './http/request-telemetry.ts';
 import { responseHeaders } from './http/response-headers.ts';
 import { untraced } from './http/untraced.ts';
-import { tracedRequestIds } from './telemetry/server-span.ts';
+import { tracedRequestIds } from './telemetry/fast/server-span.ts';
 
 export interface AppOptions extends ChatPluginOptions {
   readonly tracer: Tracer;

@@ -37,7 +37,7 @@ import { createReplicationEvents } from './telemetry/replication-metrics.ts';
 import { createRequestMetrics } from './telemetry/request-metrics.ts';
 import { createSessionTurns } from './turns/create-session-turns.ts';
 import { createStreamLog } from './streams/create-stream-log.ts';
-import type { OutboundTelemetry } from './telemetry/client-span.ts';
+import type { OutboundTelemetry } from './telemetry/fast/client-span.ts';
 import { createMetrics, type Metrics } from './telemetry/metrics.ts';
 import { createOutboxMetrics } from './telemetry/outbox-metrics.ts';
 import { createPoolMetrics } from './telemetry/pool-metrics.ts';
@@ -347,6 +347,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
     onExportError: (reason) => logger.warn({ reason }, 'span export failed'),
     ...extra,
     disabled: config.disableTracing,
+    fastPaths: config.telemetryFastPaths,
     sampler: config.tracesSampler,
     otlpEndpoint: config.otlpEndpoint,
     environment: config.environment,

@@ -17,7 +17,7 @@ import {
   ATTR_HTTP_RESPONSE_STATUS_CODE,
 } from '../telemetry/attributes.ts';
 import type { Span } from '@opentelemetry/api';
-import { attemptTimer, clientSpan, setErrorType, type ClientCall, type OutboundTelemetry } from '../telemetry/client-span.ts';
+import { attemptTimer, clientSpan, setErrorType, type ClientCall, type OutboundTelemetry } from '../telemetry/fast/client-span.ts';
 import { callError, failureReason, is2xx, isRejectedBeforeSending, timeoutOrUnreachable } from './call-failure.ts';
 import { callLimit, startCallTimer, type CallLimit } from './call-timer.ts';
 import { GraphqlAnswerError, graphqlAttempts } from './graphql-attempt.ts';

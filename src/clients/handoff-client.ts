@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT, SpanStatusCode, context, isSpanContextValid, propagation, trace, type Link } from '@opentelemetry/api';
 import type { Handoff } from '../../schemas/handoff.schema.ts';
 import { ATTR_HANDOFF_ID, ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
-import { attemptTimer, clientSpan, setErrorType } from '../telemetry/client-span.ts';
+import { attemptTimer, clientSpan, setErrorType } from '../telemetry/fast/client-span.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 import { failureReason, is2xx } from './call-failure.ts';
 import { startCallTimer } from './call-timer.ts';

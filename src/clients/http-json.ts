@@ -4,7 +4,7 @@ import type { TSchema, Static } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import { DownstreamError, OutboundRequestError, type DownstreamParty } from '../errors.ts';
 import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '../telemetry/attributes.ts';
-import { attemptTimer, clientSpan, setErrorType, type OutboundTelemetry } from '../telemetry/client-span.ts';
+import { attemptTimer, clientSpan, setErrorType, type OutboundTelemetry } from '../telemetry/fast/client-span.ts';
 import { withTraceHeaders } from '../telemetry/outbound.ts';
 import { callError, failureReason } from './call-failure.ts';
 import { callLimit, startCallTimer, type CallTimer } from './call-timer.ts';

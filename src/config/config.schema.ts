@@ -56,6 +56,12 @@ export interface Config {
   readonly graphqlAuthorization: string | undefined;
   readonly graphqlApiKey: string | undefined;
   readonly disableTracing: boolean;
+  /**
+   * TELEMETRY_FAST_PATHS (default true): step, CLIENT and Redis spans handed straight to the span
+   * processors, and an ids-only SERVER span when no processor exists (src/telemetry/fast/README.md).
+   * false: every span through the OpenTelemetry SDK's own `tracer.startSpan`.
+   */
+  readonly telemetryFastPaths: boolean;
   /** OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG (src/config/sampler-config.ts). */
   readonly tracesSampler: TracesSamplerConfig;
   /** OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES and the process's service.instance.id (src/config/resource-config.ts). */

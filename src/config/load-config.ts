@@ -187,6 +187,7 @@ export function loadConfig(env: Env = process.env, configDir = resolve(import.me
     graphqlAuthorization: secret('GRAPHQL_AUTHORIZATION'),
     graphqlApiKey: secret('GRAPHQL_API_KEY'),
     disableTracing: check(() => envBoolean(env, 'DISABLE_TRACING', false)),
+    telemetryFastPaths: check(() => envBoolean(env, 'TELEMETRY_FAST_PATHS', true)),
     tracesSampler: check(() => readTracesSampler(env)),
     resource: check(() => readResourceConfig(env)),
     recordMessageText: check(() => envBoolean(env, 'TRACE_MESSAGE_TEXT', false)),

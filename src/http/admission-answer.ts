@@ -12,7 +12,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { WAIT_FOR_TURN_STEP } from '../../schemas/chat-steps.ts';
 import { latencyFrom, serverTiming } from '../pipeline/latency.ts';
 import type { RequestMetrics } from '../telemetry/request-metrics.ts';
-import { recordTimedSpan } from '../telemetry/step-span.ts';
+import { recordTimedSpan } from '../telemetry/fast/step-span.ts';
 import type { Admission } from '../turns/chat-turns.ts';
 import { sendError } from './error-replies.ts';
 import { answerRateLimits } from './rate-limits.ts';

@@ -18,7 +18,7 @@ import { newChatContext, type ChatContext } from '../pipeline/context.ts';
 import type { Deps } from '../pipeline/ports.ts';
 import type { StreamLog } from '../streams/stream-log.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
-import { stepSpans } from '../telemetry/step-span.ts';
+import { stepSpans } from '../telemetry/fast/step-span.ts';
 import { turnSessionCache } from '../turns/turn-session-cache.ts';
 import { takeLatency } from './request-latency.ts';
 import { inRequestSpan } from './span-scoped-hooks.ts';

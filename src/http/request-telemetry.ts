@@ -13,7 +13,7 @@ import type { Span } from '@opentelemetry/api';
 import { roundMs } from '../pipeline/latency.ts';
 import type { StepTiming } from '../pipeline/runner.ts';
 import type { Metrics } from '../telemetry/metrics.ts';
-import { endServerSpan, nameServerSpan, serverSpanOf } from '../telemetry/server-span.ts';
+import { endServerSpan, nameServerSpan, serverSpanOf } from '../telemetry/fast/server-span.ts';
 import { captureRefusal, decorateRefusals, refusalLogger } from './refusal-log.ts';
 import { decorateRequestOutcome, outcomeStatusOf, stepNameOf } from './request-outcome.ts';
 import { TRACE_RESPONSE_HEADER, traceResponse } from './trace-response.ts';

@@ -9,7 +9,7 @@ import type { Deps } from '../pipeline/ports.ts';
 import { storeStoppedTurn } from '../streams/stopped-turn.ts';
 import type { Metrics, StreamOutcome } from '../telemetry/metrics.ts';
 import { describeError, stackFrames } from '../telemetry/safe-error.ts';
-import { recordError } from '../telemetry/span.ts';
+import { recordError } from '../telemetry/fast/span.ts';
 import { takeTurn } from './chat-admission.ts';
 import { errorReply } from './error-replies.ts';
 import { markClientGone, markFailed } from './request-outcome.ts';

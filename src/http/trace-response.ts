@@ -7,7 +7,7 @@
  * (`/heartbeat`, `/metrics`) carry their random request id and flags `00` (not sampled).
  */
 import { TraceFlags, isSpanContextValid, type Span } from '@opentelemetry/api';
-import { newSpanId } from '../telemetry/timed-span.ts';
+import { newSpanId } from '../telemetry/fast/timed-span.ts';
 
 export const TRACE_RESPONSE_HEADER = 'traceresponse';
 

@@ -4,7 +4,7 @@
  * few seconds per instance does not fill the trace store.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { untracedRequestId } from '../telemetry/server-span.ts';
+import { untracedRequestId } from '../telemetry/fast/server-span.ts';
 
 export function untraced(routes: FastifyPluginAsync): FastifyPluginAsync {
   return async (scope) => {

@@ -5,12 +5,12 @@
  * Every key the script touches is passed in KEYS, so a cluster routes it to the slot's owner.
  *
  * With telemetry, each call is timed for the Redis latency histogram and, under a sampled chat's
- * span, gets a CLIENT span of its own (src/telemetry/redis-span.ts); without, it is the bare command.
+ * span, gets a CLIENT span of its own (src/telemetry/fast/redis-span.ts); without, it is the bare command.
  */
 import { performance } from 'node:perf_hooks';
 import type { Tracer } from '@opentelemetry/api';
 import type { Cluster, Redis } from 'ioredis';
-import { endRedisSpan, startRedisSpan, type RedisCallName, type RedisServerAddress, type RedisSpanTarget } from '../telemetry/redis-span.ts';
+import { endRedisSpan, startRedisSpan, type RedisCallName, type RedisServerAddress, type RedisSpanTarget } from '../telemetry/fast/redis-span.ts';
 
 export type RedisScript = (keys: readonly string[], args: readonly (string | number)[]) => Promise<unknown>;
 

@@ -23,7 +23,7 @@ export const ATTR_NETWORK_PROTOCOL_VERSION = 'network.protocol.version';
 export const ATTR_SERVICE_INSTANCE_ID = 'service.instance.id';
 export const ATTR_NETWORK_PEER_ADDRESS = 'network.peer.address';
 export const ATTR_NETWORK_PEER_PORT = 'network.peer.port';
-/** Database client spans (the chat's Redis calls, redis-span.ts). */
+/** Database client spans (the chat's Redis calls, fast/redis-span.ts). */
 export const ATTR_DB_SYSTEM_NAME = 'db.system.name';
 export const ATTR_DB_OPERATION_NAME = 'db.operation.name';
 export const ATTR_DB_OPERATION_BATCH_SIZE = 'db.operation.batch.size';

@@ -5,12 +5,12 @@
  * latency spike on a dashboard leads to a trace. prom-client writes exemplars only from a
  * registry of the OpenMetrics type, and that registry renames counters in place while writing (it
  * would break the Prometheus text of the shared metric objects), so the text is built here:
- * histograms bound here (bound-histogram.ts) through an OpenMetrics registry, with their
+ * histograms bound here (fast/bound-histogram.ts) through an OpenMetrics registry, with their
  * exemplars; every other family from its Prometheus text, counters renamed as OpenMetrics wants
  * (family `x`, samples `x_total`).
  */
 import { Registry, type OpenMetricsContentType } from 'prom-client';
-import { BoundHistogram } from './bound-histogram.ts';
+import { BoundHistogram } from './fast/bound-histogram.ts';
 
 export const OPENMETRICS_CONTENT_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
 

@@ -1,11 +1,11 @@
 /**
- * The hot-path latency histograms (bound-histogram.ts): each request by route, status, mode and
+ * The hot-path latency histograms (fast/bound-histogram.ts): each request by route, status, mode and
  * caller; each pipeline step; each HTTP attempt to a party (and its failures by reason). Each label
  * set is bound to its histogram child once, on first use, and kept for the process's life (steps,
  * parties, routes and statuses are a small fixed set).
  */
 import { Counter, type Registry } from 'prom-client';
-import { BoundHistogram, type HistogramChild } from './bound-histogram.ts';
+import { BoundHistogram, type HistogramChild } from './fast/bound-histogram.ts';
 
 // Seconds. Requests and downstream calls: from 5 ms to the 30 s engine timeout.
 export const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -15,7 +15,7 @@ const STEP_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25
 /** A chat's answer: one JSON body, or a UI message stream. */
 export type AnswerMode = 'json' | 'stream';
 
-/** Where the downstream clients report each HTTP attempt (see src/telemetry/client-span.ts). */
+/** Where the downstream clients report each HTTP attempt (see src/telemetry/fast/client-span.ts). */
 export interface DownstreamMetrics {
   /** `failure` is a bounded reason (`timeout`, `unreachable`, `status_503`, ...), undefined on success. */
   observeDownstream(party: string, seconds: number, failure: string | undefined): void;

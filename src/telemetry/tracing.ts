@@ -15,7 +15,7 @@ import {
 import { ATTR_DEPLOYMENT_ENVIRONMENT_NAME, ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.ts';
 import { lazyExporter } from './lazy-exporter.ts';
 import { reportingExporter } from './reporting-exporter.ts';
-import type { SpanSink } from './timed-span.ts';
+import type { SpanSink } from './fast/timed-span.ts';
 
 let globalsInstalled = false;
 
@@ -24,7 +24,10 @@ const TRACER_NAME = 'chat-adapter';
 /** The resource, scope and processors behind each tracer made here, for spans recorded without the SDK's span path. */
 const sinks = new WeakMap<Tracer, SpanSink>();
 
-/** Where spans of `tracer` go, when it was made by createTracing (see timed-span.ts). */
+/**
+ * Where spans of `tracer` go, when it was made by createTracing with its fast paths on (see
+ * fast/timed-span.ts); undefined otherwise, and the callers then use the SDK's span path.
+ */
 export function spanSinkOf(tracer: Tracer): SpanSink | undefined {
   return sinks.get(tracer);
 }
@@ -69,6 +72,12 @@ function samplerFor(choice: SamplerChoice | undefined): Sampler {
 export interface TracingOptions {
   /** DISABLE_TRACING: spans are not recorded, but trace ids are still made and propagated. */
   readonly disabled: boolean;
+  /**
+   * TELEMETRY_FAST_PATHS (default true): spans of this tracer may bypass the SDK's span path
+   * (src/telemetry/fast/README.md). false: no span sink is registered for the tracer, so every
+   * span, the SERVER span included, is the SDK's own (`tracer.startSpan`). Read once, here.
+   */
+  readonly fastPaths?: boolean;
   /** Which traces are recorded (when not disabled); default: all, following an incoming `traceparent`'s decision. */
   readonly sampler?: SamplerChoice;
   /**
@@ -135,8 +144,9 @@ export function createTracing(options: TracingOptions): Tracing {
   });
   const tracer = provider.getTracer(TRACER_NAME);
   const followsParent = options.disabled || (options.sampler?.name ?? 'parentbased_always_on').startsWith('parentbased_') || options.sampler?.name === 'always_off';
-  // With no processor (no exporter configured) a span would be built for nobody: none is (server-span.ts, span.ts).
-  sinks.set(tracer, { resource, scope: { name: TRACER_NAME }, processors: spanProcessors, recording: spanProcessors.length > 0, sampler, followsParent });
+  // With no processor (no exporter configured) a span would be built for nobody: none is (fast/server-span.ts, fast/span.ts).
+  // Without fast paths there is no sink: spanSinkOf answers undefined and every span takes the SDK's path.
+  if (options.fastPaths !== false) sinks.set(tracer, { resource, scope: { name: TRACER_NAME }, processors: spanProcessors, recording: spanProcessors.length > 0, sampler, followsParent });
   return {
     tracer,
     shutdown: () =>

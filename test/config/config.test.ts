@@ -36,6 +36,7 @@ describe('loadConfig: defaults (docs/configuration.md)', () => {
     expect(config.timeoutsMs).toEqual({ engine: 30_000, graphql: 5_000, translate: 5_000, handoff: 5_000, propertyApi: 3_000 });
     expect(config.defaultPhoneRegion).toBe('US');
     expect(config.disableTracing).toBe(false);
+    expect(config.telemetryFastPaths).toBe(true);
     expect(config.tracesSampler).toEqual({ name: 'parentbased_always_on', ratio: 1 });
     expect(config.logLevel).toBe('info');
     expect(config.routePrefix).toBe('');
@@ -50,6 +51,7 @@ describe('loadConfig: defaults (docs/configuration.md)', () => {
       PORT: '7100',
       HOST: '127.0.0.1',
       DISABLE_TRACING: 'true',
+      TELEMETRY_FAST_PATHS: 'false',
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.25',
       LOG_LEVEL: 'warn',
@@ -62,6 +64,7 @@ describe('loadConfig: defaults (docs/configuration.md)', () => {
     expect(config.port).toBe(7100);
     expect(config.host).toBe('127.0.0.1');
     expect(config.disableTracing).toBe(true);
+    expect(config.telemetryFastPaths).toBe(false);
     expect(config.logLevel).toBe('warn');
     expect(config.tracesSampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.25 });
     expect(config.routePrefix).toBe('/chat/v1');
@@ -111,6 +114,7 @@ describe('loadConfig: a bad value stops with an InvalidConfigError naming the va
     ['ENGINE_URL', { ENGINE_URL: 'not a url' }],
     ['TRANSLATE_URL', { TRANSLATE_URL: 'ftp://translate.example' }],
     ['DISABLE_TRACING', { DISABLE_TRACING: 'maybe' }],
+    ['TELEMETRY_FAST_PATHS', { TELEMETRY_FAST_PATHS: 'no' }],
     ['PORT', { PORT: 'six thousand' }],
     ['PORT', { PORT: '65536' }],
     ['PORT', { PORT: '-1' }],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Histogram, Registry } from 'prom-client';
-import { BoundHistogram } from '../../src/telemetry/bound-histogram.ts';
+import { BoundHistogram } from '../../src/telemetry/fast/bound-histogram.ts';
 
 const BUCKETS = [0.001, 0.01, 0.1, 1];
 const OBSERVATIONS: [string, string, number][] = [

@@ -7,7 +7,7 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CACHE_HIT_STEP as LATENCY_CACHE_HIT_STEP } from '../../schemas/chat-steps.ts';
-import { CACHE_HIT_STEP } from '../../src/telemetry/step-span.ts';
+import { CACHE_HIT_STEP } from '../../src/telemetry/fast/step-span.ts';
 import { chatRequest, engineReply, newSessionId } from '../helpers/fixtures.ts';
 import { metricValue } from '../helpers/metric-value.ts';
 import { sendJson } from '../helpers/stub-server.ts';

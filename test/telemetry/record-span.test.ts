@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROOT_CONTEXT, SpanKind, TraceFlags, context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { recordSpan } from '../../src/telemetry/span.ts';
+import { recordSpan } from '../../src/telemetry/fast/span.ts';
 import { createTracing, type SamplerChoice } from '../../src/telemetry/tracing.ts';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';

@@ -12,7 +12,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisScript } from '../../src/shared-state/redis-script.ts';
-import { startRedisSpan } from '../../src/telemetry/redis-span.ts';
+import { startRedisSpan } from '../../src/telemetry/fast/redis-span.ts';
 import { createTracing } from '../../src/telemetry/tracing.ts';
 import { chatRequest } from '../helpers/fixtures.ts';
 import { metricValue } from '../helpers/metric-value.ts';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { spanNow } from '../../src/telemetry/span-clock.ts';
-import { TimedSpan, type SpanSink } from '../../src/telemetry/timed-span.ts';
+import { spanNow } from '../../src/telemetry/fast/span-clock.ts';
+import { TimedSpan, type SpanSink } from '../../src/telemetry/fast/timed-span.ts';
 
 const PARENT = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED };
 

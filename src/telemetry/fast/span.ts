@@ -1,8 +1,8 @@
 import { SpanStatusCode, TraceFlags, context, trace, type Attributes, type Context, type Link, type SpanKind, type Tracer, type Span } from '@opentelemetry/api';
-import { describeError } from './safe-error.ts';
+import { describeError } from '../safe-error.ts';
 import { spanNow } from './span-clock.ts';
 import { TimedSpan } from './timed-span.ts';
-import { spanSinkOf } from './tracing.ts';
+import { spanSinkOf } from '../tracing.ts';
 
 export interface SpanOptions {
   readonly kind?: SpanKind;

@@ -8,8 +8,8 @@ import {
   ATTR_SERVER_SERVICE_NAME,
   ATTR_URL_FULL,
   ATTR_URL_TEMPLATE,
-} from './attributes.ts';
-import type { DownstreamMetrics } from './metrics.ts';
+} from '../attributes.ts';
+import type { DownstreamMetrics } from '../metrics.ts';
 import { recordSpan, type NamedSpanOptions } from './span.ts';
 
 /** What a client needs to trace and measure its calls. Both parts are optional (tests, scripts). */

@@ -5,15 +5,15 @@ import {
   ATTR_REPLY_SOURCE,
   ATTR_RETRIEVAL_TYPE,
   ATTR_SUB_INTENT,
-} from './attributes.ts';
-import { CACHE_HIT_STEP, ENGINE_STEP, STEPS_WITHOUT_CALLS } from '../../schemas/chat-steps.ts';
+} from '../attributes.ts';
+import { CACHE_HIT_STEP, ENGINE_STEP, STEPS_WITHOUT_CALLS } from '../../../schemas/chat-steps.ts';
 import { recordError } from './span.ts';
 import { spanTime } from './span-clock.ts';
 import { TimedSpan } from './timed-span.ts';
-import { spanSinkOf } from './tracing.ts';
+import { spanSinkOf } from '../tracing.ts';
 
 // The engine step and its cache-hit name are declared with the steps (schemas/chat-steps.ts).
-export { CACHE_HIT_STEP, ENGINE_STEP } from '../../schemas/chat-steps.ts';
+export { CACHE_HIT_STEP, ENGINE_STEP } from '../../../schemas/chat-steps.ts';
 
 /** What the step spans read from the chat context (kept structural: telemetry knows no pipeline types). */
 export interface StepSpanSource {

@@ -28,11 +28,11 @@ import {
   ATTR_NETWORK_PEER_PORT,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
-} from './attributes.ts';
-import { isCommandTimeout } from '../shared-state/command-timeout.ts';
+} from '../attributes.ts';
+import { isCommandTimeout } from '../../shared-state/command-timeout.ts';
 import { spanNow } from './span-clock.ts';
 import { TimedSpan } from './timed-span.ts';
-import { spanSinkOf } from './tracing.ts';
+import { spanSinkOf } from '../tracing.ts';
 
 /** The Redis server as the configuration names it (REDIS_URL's host, the first Sentinel or Cluster node). */
 export interface RedisServerAddress {

@@ -24,11 +24,11 @@ import {
   ATTR_URL_PATH,
   ATTR_URL_SCHEME,
   ATTR_USER_AGENT_ORIGINAL,
-} from './attributes.ts';
+} from '../attributes.ts';
 import { pathTemplate } from './client-span.ts';
 import { spanNow, spanTime } from './span-clock.ts';
 import { newSpanId, newTraceId } from './timed-span.ts';
-import { spanSinkOf } from './tracing.ts';
+import { spanSinkOf } from '../tracing.ts';
 
 export interface IncomingRequest {
   readonly method: string;
