@@ -338,6 +338,20 @@ async function preloadContactFinders(config: Config, logger: PinoLogger): Promis
   await extractContact("Hi, I'm Maria Lopez, call me at 305-482-7719 or maria@example.com", { defaultRegion: config.defaultPhoneRegion as CountryCode });
 }
 
+/** Start-up warnings about what the configuration leaves open to anyone. */
+function warnOfOpenDoors(config: Config, logger: PinoLogger): void {
+  if (config.handoffUnsigned && config.handoffSigningSecrets.length === 0) {
+    logger.warn({ environment: config.environment }, 'HANDOFF_UNSIGNED=true: handoffs (visitors\' contact details) are delivered without a signature');
+  }
+  if (config.callerKeys === undefined && config.publishableKeys === undefined && config.environment !== 'local') {
+    logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
+  }
+  // A publishable key's origin that CORS does not allow could never read an answer.
+  for (const { name, origin } of originsWithoutCors(config.publishableKeys ?? [], config.corsOrigins)) {
+    logger.warn({ key: name, origin }, 'a PUBLISHABLE_KEYS origin is not in CORS_ORIGINS: browsers there cannot read the answers');
+  }
+}
+
 /** Everything the service needs, wired and ready to listen (src/server.ts) or to be injected (tests). */
 export async function composeService(config: Config, logger: PinoLogger, options: ComposeOptions = {}): Promise<ComposedService> {
   const { outbox: outboxTuning, poolConnections, ...extra } = options;
@@ -364,16 +378,7 @@ export async function composeService(config: Config, logger: PinoLogger, options
   const built = await createDeps(config, parties.urls, logger, tracing.tracer, metrics, outboxTuning, replicaAcks, poolConnections);
   const guarded = await composeChatGuards(config, traceScopedLogger(logger), metrics, replicaAcks, tracing.tracer);
   const concurrency = composeConcurrency(config, guarded.redis, traceScopedLogger(logger), metrics);
-  if (config.handoffUnsigned && config.handoffSigningSecrets.length === 0) {
-    logger.warn({ environment: config.environment }, 'HANDOFF_UNSIGNED=true: handoffs (visitors\' contact details) are delivered without a signature');
-  }
-  if (config.callerKeys === undefined && config.publishableKeys === undefined && config.environment !== 'local') {
-    logger.warn({ environment: config.environment }, 'CALLER_API_KEYS is not set: chats are accepted from any caller');
-  }
-  // A publishable key's origin that CORS does not allow could never read an answer.
-  for (const { name, origin } of originsWithoutCors(config.publishableKeys ?? [], config.corsOrigins)) {
-    logger.warn({ key: name, origin }, 'a PUBLISHABLE_KEYS origin is not in CORS_ORIGINS: browsers there cannot read the answers');
-  }
+  warnOfOpenDoors(config, logger);
   const app = buildApp({
     deps: built.deps,
     tracer: tracing.tracer,

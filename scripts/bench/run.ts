@@ -140,6 +140,37 @@ interface Tally {
 
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
+/** Every target started fresh, each with an empty tally (pushed as it starts, so a failure stops those started). */
+async function startTargets(targets: readonly Target[], tallies: Tally[]): Promise<void> {
+  for (const target of targets) {
+    // One more try for a start that failed (a busy machine, a port taken meanwhile); then it is an error.
+    const proc = await target.start().catch((err: unknown) => {
+      console.log(`warning: ${(err as Error).message}; trying once more`);
+      return target.start();
+    });
+    tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, offMainUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [], firstTextMs: Number.NaN });
+  }
+}
+
+/** A target's figures for the round, from its totals over its slices. */
+function rowOf(round: number, target: string, t: Tally, running: boolean): Row {
+  return {
+    round,
+    target,
+    rps: t.ok / t.seconds,
+    p50Ms: mean(t.p50s),
+    p99Ms: mean(t.p99s),
+    cpuUsPerChat: t.cpuUs / Math.max(1, t.ok),
+    offMainUsPerChat: t.offMainUs / Math.max(1, t.ok),
+    idleRssMiB: t.idleRssMiB,
+    peakRssMiB: running ? memory(t.proc.pid).peakMiB : Number.NaN,
+    firstTextMs: t.firstTextMs,
+    ok: t.ok,
+    failed: t.failed,
+    ...(t.died !== undefined && { died: t.died }),
+  };
+}
+
 /**
  * One round: every target started fresh and left idle (its idle memory read), warmed up, then
  * loaded in turn in short slices (A B C, B C A, C A B, ...), so that whatever else the machine does
@@ -148,14 +179,7 @@ const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / 
 async function measureRound(round: number, targets: readonly Target[]): Promise<Row[]> {
   const tallies: Tally[] = [];
   try {
-    for (const target of targets) {
-      // One more try for a start that failed (a busy machine, a port taken meanwhile); then it is an error.
-      const proc = await target.start().catch((err: unknown) => {
-        console.log(`warning: ${(err as Error).message}; trying once more`);
-        return target.start();
-      });
-      tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, offMainUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [], firstTextMs: Number.NaN });
-    }
+    await startTargets(targets, tallies);
     await sleep(1_000); // settled after start-up: what each holds before its first request
     for (const t of tallies) t.idleRssMiB = memory(t.proc.pid).rssMiB;
     const loadOf = (i: number) => ({
@@ -213,21 +237,7 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
     for (let i = 0; i < tallies.length; i++) {
       if (alive(tallies[i]!)) tallies[i]!.firstTextMs = await timeToFirstText(tallies[i]!.proc.url, targets[i]!.variant?.headers);
     }
-    return tallies.map((t, i) => ({
-      round,
-      target: targets[i]!.name,
-      rps: t.ok / t.seconds,
-      p50Ms: mean(t.p50s),
-      p99Ms: mean(t.p99s),
-      cpuUsPerChat: t.cpuUs / Math.max(1, t.ok),
-      offMainUsPerChat: t.offMainUs / Math.max(1, t.ok),
-      idleRssMiB: t.idleRssMiB,
-      peakRssMiB: alive(t) ? memory(t.proc.pid).peakMiB : Number.NaN,
-      firstTextMs: t.firstTextMs,
-      ok: t.ok,
-      failed: t.failed,
-      ...(t.died !== undefined && { died: t.died }),
-    }));
+    return tallies.map((t, i) => rowOf(round, targets[i]!.name, t, alive(t)));
   } finally {
     await Promise.all(tallies.map((t) => t.proc.stop()));
   }
