@@ -23,7 +23,7 @@ const NOT_ON_CALLER_OR_PARTY_TEXT: ReadonlyArray<{ file: string; source: string;
   { file: 'src/config/env-parsers.ts', source: '\\/+$', why: 'a configured URL, read once at start-up' },
   { file: 'src/config/sampler-config.ts', source: '^\\d*\\.?\\d+$', why: 'OTEL_TRACES_SAMPLER_ARG, read once at start-up' },
   { file: 'src/clients/party-pool.ts', source: '\\/+$', why: "a party's configured base URL" },
-  { file: 'src/telemetry/client-span.ts', source: '\\/+$', why: "a party's configured base URL" },
+  { file: 'src/telemetry/fast/client-span.ts', source: '\\/+$', why: "a party's configured base URL" },
   { file: 'src/telemetry/tracing.ts', source: '\\/+$', why: 'the configured OTLP endpoint' },
   // libphonenumber-js builds these when its matcher starts (the contact finders run once before the
   // service listens) and applies them only to a candidate its own bounded PATTERN found (at most a few
