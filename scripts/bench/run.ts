@@ -10,10 +10,12 @@
  *                    [--rate 1500]
  *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=32 ...]
  *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--stdout file|pipe]
- *                    [--out bench-results/latest.json]
+ *                    [--pairs redis:redis-noceilings,stream:stream@other-checkout] [--out bench-results/latest.json]
  *
  * Variants: see variants.ts. `--compare DIR` also runs each variant from another checkout (with its
  * node_modules), e.g. the code before a change, in the same rounds: the fairest before/after.
+ * `--pairs a:b` prints a's CPU per chat over b's, round by round and their median (and, with Redis,
+ * the difference in redis-server's commands, read events and CPU per chat: redis-stats.ts).
  * The figures go as JSON where `--out` says (default bench-results/latest.json, git-ignored; a
  * relative path is taken from the repository's root): the repository keeps no run output.
  */
@@ -27,7 +29,8 @@ import { timeToFirstText } from './first-text.ts';
 import { load } from './load.ts';
 import { startNode, startRedis, startRedisCluster, type Started } from './processes.ts';
 import { memory, threadCpuMicros, type ThreadCpu } from './proc-stats.ts';
-import { ROW_HEADER, formatRow, formatSummary, summarize, type Row } from './report.ts';
+import { add, difference, NO_REDIS_WORK, redisProbe, type RedisProbe, type RedisSample } from './redis-stats.ts';
+import { ROW_HEADER, comparePairs, formatPairs, formatRow, formatSummary, summarize, type Row } from './report.ts';
 import { DEFAULT_VARIANTS, VARIANTS, pickVariants, serviceEnv, type Variant } from './variants.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -47,6 +50,7 @@ const { values: args } = parseArgs({
     'node-args': { type: 'string', multiple: true },
     'cpu-prof': { type: 'boolean', default: false },
     compare: { type: 'string' },
+    pairs: { type: 'string' },
     label: { type: 'string', default: '' },
     stdout: { type: 'string', default: 'file' },
     out: { type: 'string', default: 'bench-results/latest.json' },
@@ -112,6 +116,12 @@ const settings = {
    */
   stdout: stdoutKind(args.stdout),
 };
+/** `--pairs a:b,c:d`: targets compared with each other round by round (names as the rows print them). */
+const pairs = (args.pairs?.split(',') ?? []).map((pair) => {
+  const [a, b, ...rest] = pair.split(':');
+  if (a === undefined || b === undefined || a === '' || b === '' || rest.length > 0) throw new Error(`--pairs takes a:b[,c:d...] (target names), not ${pair}`);
+  return [a, b] as const;
+});
 const variants: Variant[] = args.all ? [...VARIANTS] : pickVariants(args.variants?.split(',') ?? DEFAULT_VARIANTS);
 const resultsDir = resolve(ROOT, 'bench-results');
 mkdirSync(resultsDir, { recursive: true });
@@ -136,6 +146,8 @@ interface Tally {
   p50s: number[];
   p99s: number[];
   firstTextMs: number;
+  /** What redis-server did during this target's measured turns (a variant with needsRedis). */
+  redis: RedisSample;
 }
 
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -148,12 +160,12 @@ async function startTargets(targets: readonly Target[], tallies: Tally[]): Promi
       console.log(`warning: ${(err as Error).message}; trying once more`);
       return target.start();
     });
-    tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, offMainUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [], firstTextMs: Number.NaN });
+    tallies.push({ proc, idleRssMiB: 0, cpuUs: 0, offMainUs: 0, ok: 0, failed: 0, seconds: 0, p50s: [], p99s: [], firstTextMs: Number.NaN, redis: NO_REDIS_WORK });
   }
 }
 
 /** A target's figures for the round, from its totals over its slices. */
-function rowOf(round: number, target: string, t: Tally, running: boolean): Row {
+function rowOf(round: number, target: string, t: Tally, running: boolean, redisStats: RedisProbe | undefined): Row {
   return {
     round,
     target,
@@ -167,6 +179,7 @@ function rowOf(round: number, target: string, t: Tally, running: boolean): Row {
     firstTextMs: t.firstTextMs,
     ok: t.ok,
     failed: t.failed,
+    ...(redisStats !== undefined && { redis: perChat(t.redis, t.ok) }),
     ...(t.died !== undefined && { died: t.died }),
   };
 }
@@ -176,7 +189,7 @@ function rowOf(round: number, target: string, t: Tally, running: boolean): Row {
  * loaded in turn in short slices (A B C, B C A, C A B, ...), so that whatever else the machine does
  * during the round, and the place in the order, fall on all of them alike. Each target's figures are its totals over its slices.
  */
-async function measureRound(round: number, targets: readonly Target[]): Promise<Row[]> {
+async function measureRound(round: number, targets: readonly Target[], redisStats: RedisProbe | undefined): Promise<Row[]> {
   const tallies: Tally[] = [];
   try {
     await startTargets(targets, tallies);
@@ -220,10 +233,14 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
         // after the first warm-up with every variant), and an idle V8 gives back code and memory.
         if (settings.turnWarmupSeconds > 0) await load({ ...loadOf(i), ...atRate, seconds: settings.turnWarmupSeconds });
         if (!alive(t)) continue;
+        const probe = targets[i]!.variant?.needsRedis === true ? redisStats : undefined;
+        const redisBefore = await probe?.sample();
         const cpuBefore = cpuOf(t);
         const r = await load({ ...loadOf(i), ...atRate, seconds: settings.seconds / settings.slices });
         const cpuAfter = cpuOf(t);
+        const redisAfter = await probe?.sample();
         if (!alive(t) || Number.isNaN(cpuBefore.all + cpuAfter.all)) continue;
+        if (redisBefore !== undefined && redisAfter !== undefined) t.redis = add(t.redis, difference(redisBefore, redisAfter));
         t.cpuUs += cpuAfter.all - cpuBefore.all;
         t.offMainUs += cpuAfter.offMain - cpuBefore.offMain;
         t.ok += r.ok;
@@ -237,10 +254,21 @@ async function measureRound(round: number, targets: readonly Target[]): Promise<
     for (let i = 0; i < tallies.length; i++) {
       if (alive(tallies[i]!)) tallies[i]!.firstTextMs = await timeToFirstText(tallies[i]!.proc.url, targets[i]!.variant?.headers);
     }
-    return tallies.map((t, i) => rowOf(round, targets[i]!.name, t, alive(t)));
+    return tallies.map((t, i) => rowOf(round, targets[i]!.name, t, alive(t), targets[i]!.variant?.needsRedis === true ? redisStats : undefined));
   } finally {
     await Promise.all(tallies.map((t) => t.proc.stop()));
   }
+}
+
+/** redis-server's figures per successful chat; calls per command name, rounded to 0.01. */
+function perChat(sample: RedisSample, ok: number): NonNullable<Row['redis']> {
+  const n = Math.max(1, ok);
+  return {
+    cpuUsPerChat: Number((sample.cpuUs / n).toFixed(2)),
+    commandsPerChat: Number((sample.commands / n).toFixed(2)),
+    readsPerChat: Number((sample.reads / n).toFixed(2)),
+    callsPerChat: Object.fromEntries([...sample.calls].sort(([a], [b]) => a.localeCompare(b)).map(([name, calls]) => [name, Number((calls / n).toFixed(2))] as const).filter(([, calls]) => calls > 0)),
+  };
 }
 
 function gitDescription(): string {
@@ -258,6 +286,7 @@ const loadBefore = loadavg();
 const stubs = await startNode({ name: 'stubs', script: resolve(ROOT, 'scripts/bench/stubs.ts'), cwd: ROOT, env: {} });
 const redis = variants.some((v) => v.needsRedis === true) ? await startRedis() : undefined;
 const redisCluster = variants.some((v) => v.needsRedisCluster === true) ? await startRedisCluster() : undefined;
+const redisStats = redis === undefined ? undefined : await redisProbe(redis.port, redis.pid);
 const rows: Row[] = [];
 console.log(
   `${settings.rounds} rounds; per target and round ${settings.warmupSeconds}s warm-up + ${settings.seconds}s measured in ${settings.slices} turns ` +
@@ -291,15 +320,19 @@ const targets: Target[] = [
       }),
   }))),
 ];
+for (const name of pairs.flat()) {
+  if (!targets.some((t) => t.name === name)) throw new Error(`--pairs names ${name}, which is not a target of this run: ${targets.map((t) => t.name).join(', ')}`);
+}
 try {
   for (let round = 1; round <= settings.rounds; round++) {
-    for (const row of await measureRound(round, targets)) {
+    for (const row of await measureRound(round, targets, redisStats)) {
       rows.push(row);
       console.log(formatRow(row));
     }
     writeResults(resolve(ROOT, args.out), false); // what is measured so far survives a later failure
   }
 } finally {
+  redisStats?.close();
   await Promise.all([stubs.stop(), redis?.stop(), redisCluster?.stop()]);
 }
 
@@ -314,6 +347,7 @@ function writeResults(path: string, announce: boolean): void {
     services: checkouts.map(({ dir, nodeArgs, suffix }) => ({ suffix, dir: dir === ROOT ? '.' : dir, nodeArgs })),
     variants: Object.fromEntries(variants.map((v) => [v.name, v.description])),
     summary: summarize(rows, targets.map((t) => t.name)),
+    ...(pairs.length > 0 && { pairs: comparePairs(rows, pairs) }),
     rows: rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toFixed(2)) : v]))),
   };
   mkdirSync(dirname(path), { recursive: true });
@@ -323,6 +357,7 @@ function writeResults(path: string, announce: boolean): void {
 
 const summary = summarize(rows, targets.map((t) => t.name));
 console.log(`\nmedians over ${settings.rounds} rounds; ratios = service / baseline of the same round (median)\n${formatSummary(summary)}`);
+if (pairs.length > 0) console.log(`\npairs, CPU per chat of the same round (median over rounds):\n${formatPairs(comparePairs(rows, pairs))}`);
 const failed = rows.reduce((n, r) => n + r.failed, 0);
 if (failed > 0) console.log(`\nwarning: ${failed} requests failed (non-2xx, errors or timeouts); see bench-results/service-<variant>.log`);
 // At a set rate the figures compare one load only while every target keeps up with it.

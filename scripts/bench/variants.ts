@@ -51,6 +51,14 @@ export const HOSTILE_MESSAGES: readonly ChatMessage[] = [
 
 const CALLER_KEY = 'bench-caller-key-0123456789abcdef';
 
+/**
+ * The concurrency ceilings (docs/api.md#fair-shares) turned off as documented (0 = off): the
+ * `-noceilings` variants are their neighbours without them, so that a pair measured in the same
+ * rounds gives what the ceilings cost a chat (`--pairs redis:redis-noceilings`). An older checkout
+ * without ceilings ignores the variables (`--compare`).
+ */
+const NO_CEILINGS = { CONCURRENCY_PER_CLIENT: '0', CONCURRENCY_PER_ORG: '0' } as const;
+
 export const VARIANTS: readonly Variant[] = [
   { name: 'tracing', description: 'the default: trace ids made and propagated; no exporter, so no span is built', env: () => ({}) },
   { name: 'notrace', description: 'DISABLE_TRACING=true', env: () => ({ DISABLE_TRACING: 'true' }) },
@@ -70,6 +78,17 @@ export const VARIANTS: readonly Variant[] = [
     description: 'REDIS_URL: session cache (and whatever else uses it) on a real redis-server',
     needsRedis: true,
     env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '' }),
+  },
+  {
+    name: 'noceilings',
+    description: 'the default (tracing) with the concurrency ceilings off: CONCURRENCY_PER_CLIENT=0, CONCURRENCY_PER_ORG=0',
+    env: () => ({ ...NO_CEILINGS }),
+  },
+  {
+    name: 'redis-noceilings',
+    description: 'REDIS_URL with the concurrency ceilings off (no lease script before the chat, no ZREM after it)',
+    needsRedis: true,
+    env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '', ...NO_CEILINGS }),
   },
   {
     name: 'redis-cluster',
@@ -94,6 +113,19 @@ export const VARIANTS: readonly Variant[] = [
     description: 'REDIS_URL and Accept: text/event-stream: every streamed reply kept in a Redis stream for resumers (nobody resumes)',
     needsRedis: true,
     env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '' }),
+    headers: { accept: 'text/event-stream' },
+  },
+  {
+    name: 'stream-noceilings',
+    description: 'Accept: text/event-stream with the concurrency ceilings off: a streamed chat as before the ceilings existed',
+    env: () => ({ ...NO_CEILINGS }),
+    headers: { accept: 'text/event-stream' },
+  },
+  {
+    name: 'redis-stream-noceilings',
+    description: 'REDIS_URL and Accept: text/event-stream (the reply kept in a Redis stream) with the concurrency ceilings off',
+    needsRedis: true,
+    env: (ctx) => ({ REDIS_URL: ctx.redisUrl ?? '', ...NO_CEILINGS }),
     headers: { accept: 'text/event-stream' },
   },
   {
