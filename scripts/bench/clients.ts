@@ -4,7 +4,8 @@
  * process). The engine call and the GraphQL mutation are three of a chat's four HTTP exchanges, and
  * the part of a chat's CPU above the pass-through that a profile cannot show as one function.
  * Likewise a chat's two Redis scripts with REDIS_URL, through the service's turn queue (ioredis)
- * and on a bare socket, against a redis-server of their own (redis-calls.ts).
+ * and on a bare socket, against a redis-server of their own (redis-calls.ts); and the concurrency
+ * ceilings' admission and release, in process and on that Redis (ceiling-calls.ts).
  *
  *   npm run bench:clients -- [--calls 30000] [--rounds 3] [--connections 20]
  *
@@ -24,6 +25,7 @@ import { createMetrics } from '../../src/telemetry/metrics.ts';
 import { createTracing } from '../../src/telemetry/tracing.ts';
 import type { EngineRequest } from '../../schemas/engine.schema.ts';
 import { startNode, startRedis } from './processes.ts';
+import { ceilingKinds } from './ceiling-calls.ts';
 import { redisKinds } from './redis-calls.ts';
 
 const { values: args } = parseArgs({
@@ -41,6 +43,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const stubs = await startNode({ name: 'stubs', script: resolve(ROOT, 'scripts/bench/stubs.ts'), cwd: ROOT, env: {} });
 const redis = await startRedis();
 const redisCalls = await redisKinds(redis.url, redis.port);
+const ceilingCalls = await ceilingKinds(redis.url);
 
 const tracing = createTracing({ disabled: false });
 const telemetry = { tracer: tracing.tracer, metrics: createMetrics({ processMetrics: false }) };
@@ -83,6 +86,7 @@ const kinds: Record<string, () => Promise<unknown>> = {
     bareJson('/graphql', { query: CREATE_MESSAGE, variables: { input: message } }, { authorization: 'bench-authorization', 'x-api-key': 'bench-api-key', 'x-graphql-api-key': 'bench' }),
   'GraphQL, the service client': () => store.createMessage(message, 'bench', performance.now() + 20_000),
   ...redisCalls.kinds,
+  ...ceilingCalls.kinds,
 };
 
 // A chat's calls run under its SERVER span: here a sampled one that records nothing (no exporter).
@@ -103,6 +107,8 @@ for (let round = 0; round < rounds; round++) {
     await load(call, calls / 2);
     const before = process.cpuUsage();
     await load(call, calls);
+    // Work a call leaves behind without being waited for (the ceilings' releases) is counted too.
+    await ceilingCalls.settled();
     const used = process.cpuUsage(before);
     const perCall = (used.user + used.system) / calls;
     figures.set(name, [...(figures.get(name) ?? []), perCall]);
@@ -114,6 +120,6 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
 console.log(`\nmedians over ${rounds} rounds of ${calls} calls, ${connections} at a time (CPU of this process per call)`);
 for (const [name, values] of figures) console.log(`${name.padEnd(31)} ${median(values).toFixed(1)} µs`);
 
-await Promise.all([bare.close(), redisCalls.close(), tracing.shutdown(), stubs.stop()]);
+await Promise.all([bare.close(), redisCalls.close(), ceilingCalls.close(), tracing.shutdown(), stubs.stop()]);
 await redis.stop();
 process.exit(0);
