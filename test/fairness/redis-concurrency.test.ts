@@ -61,6 +61,65 @@ describe('RedisConcurrency', () => {
     admitted(await a.acquire(counts('key:widget')));
   });
 
+  it('sends a lease given back with the next admission, before it: one call, and the freed place is taken', async () => {
+    const client = connect();
+    const watcher = connect();
+    await Promise.all([ready(client), ready(watcher)]);
+    const ceilings = new RedisConcurrency({ redis: client, leaseMs: 60_000 });
+    const counts = [
+      { ceiling: 'client' as const, id: 'key:one-place', max: 1 },
+      { ceiling: 'organisation' as const, id: 'org-one-place', max: 1 },
+    ];
+    const release = admitted(await ceilings.acquire(counts));
+    const monitor = await watcher.monitor();
+    const calls: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua') calls.push(String(args[0]).toLowerCase());
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    // Given back and asked again in the same turn of the event loop, as when a chat ends and the next arrives.
+    release();
+    const next = ceilings.acquire(counts);
+    admitted(await next);
+    await new Promise((r) => setTimeout(r, 50));
+    monitor.disconnect();
+    expect(calls).toEqual(['evalsha']);
+    expect(await client.zcard(concurrencyKey(counts[0]!))).toBe(1);
+    expect(await client.zcard(concurrencyKey(counts[1]!))).toBe(1);
+  });
+
+  it('gives back, once the turn of the event loop ends, a lease no admission followed; a refused chat is counted on none', async () => {
+    const client = connect();
+    await ready(client);
+    const ceilings = new RedisConcurrency({ redis: client, leaseMs: 60_000 });
+    const counts = (clientId: string) => [
+      { ceiling: 'client' as const, id: clientId, max: 5 },
+      { ceiling: 'organisation' as const, id: 'org-of-two', max: 2 },
+    ];
+    const releases = [admitted(await ceilings.acquire(counts('key:first'))), admitted(await ceilings.acquire(counts('key:second')))];
+    expect(await ceilings.acquire(counts('key:third'))).toEqual({ admitted: false, ceiling: 'organisation' });
+    expect(await client.zcard(concurrencyKey(counts('key:third')[0]!))).toBe(0);
+    for (const release of releases) release();
+    await until(async () => (await client.zcard(concurrencyKey(counts('key:first')[1]!))) === 0);
+    expect(await client.zcard(concurrencyKey(counts('key:first')[0]!))).toBe(0);
+  });
+
+  it('gives back a burst of more leases than one call takes, all before the next admission', async () => {
+    const client = connect();
+    await ready(client);
+    const ceilings = new RedisConcurrency({ redis: client, leaseMs: 60_000 });
+    const counts = [
+      { ceiling: 'client' as const, id: 'key:burst', max: 2_600 },
+      { ceiling: 'organisation' as const, id: 'org-burst', max: 2_600 },
+    ];
+    const releases = (await Promise.all(Array.from({ length: 2_500 }, () => ceilings.acquire(counts)))).map(admitted);
+    expect(await client.zcard(concurrencyKey(counts[0]!))).toBe(2_500);
+    for (const release of releases) release();
+    admitted(await ceilings.acquire(counts));
+    expect(await client.zcard(concurrencyKey(counts[0]!))).toBe(1);
+    expect(await client.zcard(concurrencyKey(counts[1]!))).toBe(1);
+  });
+
   it('keeps each counter under a key of its own hash tag, the id hashed (one slot per call on a Cluster)', () => {
     const key = concurrencyKey({ ceiling: 'client', id: 'ip:::1' });
     expect(key).toMatch(/^chat-adapter:\{conc:[0-9a-f]{32}\}$/);
