@@ -5,9 +5,10 @@
  * the part of a chat's CPU above the pass-through that a profile cannot show as one function.
  * Likewise a chat's two Redis scripts with REDIS_URL, through the service's turn queue (ioredis)
  * and on a bare socket, against a redis-server of their own (redis-calls.ts); and the concurrency
- * ceilings' admission and release, in process and on that Redis (ceiling-calls.ts).
+ * ceilings' admission and release, in process and on that Redis (ceiling-calls.ts), and a streamed
+ * turn kept in the stream log for resumers nobody makes (stream-log-calls.ts).
  *
- *   npm run bench:clients -- [--calls 30000] [--rounds 3] [--connections 20]
+ *   npm run bench:clients -- [--calls 30000] [--rounds 3] [--connections 20] [--kinds ceilings,stream]
  *
  * Each call runs as in a chat: inside a trace (a sampled context with no exporter, the default),
  * with the chat's deadline, metrics on. CPU is this process's user + system time over the calls
@@ -27,12 +28,15 @@ import type { EngineRequest } from '../../schemas/engine.schema.ts';
 import { startNode, startRedis } from './processes.ts';
 import { ceilingKinds } from './ceiling-calls.ts';
 import { redisKinds } from './redis-calls.ts';
+import { streamLogKinds } from './stream-log-calls.ts';
 
 const { values: args } = parseArgs({
   options: {
     calls: { type: 'string', default: '30000' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '20' },
+    /** Only the kinds whose name contains one of these (comma-separated). */
+    kinds: { type: 'string' },
   },
 });
 const calls = Number(args.calls);
@@ -44,6 +48,7 @@ const stubs = await startNode({ name: 'stubs', script: resolve(ROOT, 'scripts/be
 const redis = await startRedis();
 const redisCalls = await redisKinds(redis.url, redis.port);
 const ceilingCalls = await ceilingKinds(redis.url);
+const streamLogCalls = await streamLogKinds(redis.url);
 
 const tracing = createTracing({ disabled: false });
 const telemetry = { tracer: tracing.tracer, metrics: createMetrics({ processMetrics: false }) };
@@ -79,7 +84,7 @@ async function bareJson(path: string, body: unknown, headers: Record<string, str
   return JSON.parse(await res.body.text()) as unknown;
 }
 
-const kinds: Record<string, () => Promise<unknown>> = {
+const allKinds: Record<string, () => Promise<unknown>> = {
   'engine, bare undici': () => bareJson('/query', engineRequest, {}),
   'engine, the service client': () => engine.query(engineRequest, performance.now() + 20_000),
   'GraphQL, bare undici': () =>
@@ -87,7 +92,10 @@ const kinds: Record<string, () => Promise<unknown>> = {
   'GraphQL, the service client': () => store.createMessage(message, 'bench', performance.now() + 20_000),
   ...redisCalls.kinds,
   ...ceilingCalls.kinds,
+  ...streamLogCalls.kinds,
 };
+const wanted = args.kinds?.split(',');
+const kinds = Object.fromEntries(Object.entries(allKinds).filter(([name]) => wanted === undefined || wanted.some((w) => name.includes(w))));
 
 // A chat's calls run under its SERVER span: here a sampled one that records nothing (no exporter).
 const chatContext = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext({ traceId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', spanId: '1122334455667788', traceFlags: 1 }));
@@ -120,6 +128,6 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
 console.log(`\nmedians over ${rounds} rounds of ${calls} calls, ${connections} at a time (CPU of this process per call)`);
 for (const [name, values] of figures) console.log(`${name.padEnd(31)} ${median(values).toFixed(1)} µs`);
 
-await Promise.all([bare.close(), redisCalls.close(), ceilingCalls.close(), tracing.shutdown(), stubs.stop()]);
+await Promise.all([bare.close(), redisCalls.close(), ceilingCalls.close(), streamLogCalls.close(), tracing.shutdown(), stubs.stop()]);
 await redis.stop();
 process.exit(0);

@@ -1,6 +1,8 @@
 /**
  * The load: autocannon (programmatic API) posting chats, every request in a new session (so the
- * session cache never answers and every chat calls the engine), with optional extra headers
+ * session cache never answers and every chat calls the engine) and a new conversation (as many
+ * visitors chatting at once: a streamed reply is kept per conversation for resumers, and one
+ * conversation for all would keep only the last), with optional extra headers
  * (a caller key) and a fresh `Idempotency-Key` per request. A variant may give its own messages,
  * sent in turn (the hostile variant's worst-case texts).
  */
@@ -61,23 +63,27 @@ export interface LoadResult {
 const runPrefix = randomBytes(8).toString('hex');
 let sequence = 0;
 const nextHex = () => runPrefix + (sequence++).toString(16).padStart(16, '0');
+// Conversation ids: 19 digits, unique per request (a run number, then a sequence).
+const runDigits = String(randomBytes(4).readUInt32BE(0) % 1_000_000).padStart(6, '0');
+let conversations = 0;
+const nextConversation = () => `1${runDigits}${String(conversations++).padStart(12, '0')}`;
 
-const bodyHead = ({ message, spanishSupport = false }: ChatMessage): string =>
-  '{"propertyId":"1234567890123456789","orgId":"9876543210987654321","conversation_id":"1111111111111111111",' +
+/** A chat body after its ids (the ids come first, new for every chat). */
+const bodyRest = ({ message, spanishSupport = false }: ChatMessage): string =>
   `"graphql_api_key":"bench-caller-key_1","tourScheduleEnabled":true,"history":[],"spanish_support_enabled":${spanishSupport},` +
   `"message":${JSON.stringify(message)},"session_id":"`;
 const DEFAULT_MESSAGES: readonly ChatMessage[] = [{ message: 'What are your office hours on Saturday?' }];
 
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const baseHeaders = { 'content-type': 'application/json', ...options.headers };
-  const heads = (options.messages ?? DEFAULT_MESSAGES).map(bodyHead);
+  const rests = (options.messages ?? DEFAULT_MESSAGES).map(bodyRest);
   let turn = 0;
   const request: AutocannonRequest = {
     method: 'POST',
     path: '/chat_adapter',
     headers: baseHeaders,
     setupRequest(req) {
-      req.body = `${heads[turn++ % heads.length]}${nextHex()}"}`;
+      req.body = `{"propertyId":"1234567890123456789","orgId":"9876543210987654321","conversation_id":"${nextConversation()}",${rests[turn++ % rests.length]}${nextHex()}"}`;
       if (options.idempotencyKeys === true) req.headers = { ...baseHeaders, 'idempotency-key': nextHex() };
       return req;
     },
