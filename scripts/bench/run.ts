@@ -10,7 +10,7 @@
  *                    [--rate 1500]
  *                    [--variants tracing,notrace | --all] [--node-args=--max-semi-space-size=32 ...]
  *                    [--cpu-prof] [--compare ../other-checkout] [--label before] [--stdout file|pipe]
- *                    [--pairs redis:redis-noceilings,stream:stream@other-checkout] [--out bench-results/latest.json]
+ *                    [--pairs redis:redis-noceilings,stream:stream@other-checkout] [--first-round 1] [--out bench-results/latest.json]
  *
  * Variants: see variants.ts. `--compare DIR` also runs each variant from another checkout (with its
  * node_modules), e.g. the code before a change, in the same rounds: the fairest before/after.
@@ -39,6 +39,7 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     rounds: { type: 'string' },
+    'first-round': { type: 'string', default: '1' },
     seconds: { type: 'string' },
     slices: { type: 'string' },
     warmup: { type: 'string' },
@@ -84,6 +85,11 @@ function startCommand(dir: string): { flags: string[]; entry: string } {
 
 const settings = {
   rounds: Number(args.rounds ?? (args.quick ? 2 : 3)),
+  /**
+   * The number of the first round (a run of one round at a time, its order going on from the last
+   * run's: scripts/bench/merge.ts puts the runs together).
+   */
+  firstRound: Number(args['first-round']),
   /** Measured seconds per target and round, in `slices` turns of seconds/slices each. */
   seconds: Number(args.seconds ?? (args.quick ? 4 : 8)),
   slices: Number(args.slices ?? (args.quick ? 2 : 4)),
@@ -333,7 +339,7 @@ for (const name of pairs.flat()) {
   if (!targets.some((t) => t.name === name)) throw new Error(`--pairs names ${name}, which is not a target of this run: ${targets.map((t) => t.name).join(', ')}`);
 }
 try {
-  for (let round = 1; round <= settings.rounds; round++) {
+  for (let round = settings.firstRound; round < settings.firstRound + settings.rounds; round++) {
     for (const row of await measureRound(round, targets, redisStats)) {
       rows.push(row);
       console.log(formatRow(row));
