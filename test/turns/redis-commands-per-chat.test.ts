@@ -38,7 +38,7 @@ const chat = (payload: Record<string, unknown>, headers: Record<string, string> 
 beforeAll(async () => {
   redis = await startTestRedis();
   raw = new Redis(redis.url);
-  // The concurrency ceilings' own commands (two lease scripts sent together, two ZREM after) are
+  // The concurrency ceilings' own calls (one script before the admission, one giving the leases back) are
   // counted by test/fairness/concurrency-redis-cost.test.ts; here the turn's scripts alone.
   svc = await startStubbedService({ REDIS_URL: redis.url, RATE_LIMIT_SESSION_PER_MIN: '30', RATE_LIMIT_ORG_PER_MIN: '1000', CONCURRENCY_PER_CLIENT: '0', CONCURRENCY_PER_ORG: '0' });
   await untilRedisReady(svc);
