@@ -120,6 +120,28 @@ describe('RedisConcurrency', () => {
     expect(await client.zcard(concurrencyKey(counts[1]!))).toBe(1);
   });
 
+  it('after a stall, gives the leases of chats that ended back with the next admission, not a back-off later', async () => {
+    const client = connect();
+    await ready(client);
+    const ceilings = new RedisConcurrency({ redis: client, leaseMs: 60_000 });
+    const counts = [{ ceiling: 'client' as const, id: 'key:stalled', max: 4 }];
+    const releases = (await Promise.all(Array.from({ length: 4 }, () => ceilings.acquire(counts)))).map(admitted);
+    // Four chats end; the admission that carries their leases back meets a stalled Redis and times out.
+    for (const release of releases) release();
+    redis.pause();
+    let stalled: Admission;
+    try {
+      stalled = await ceilings.acquire(counts);
+    } finally {
+      redis.resume();
+    }
+    // Counted in process, and its lease (which Redis may have taken) goes back too.
+    admitted(stalled)();
+    // Right away, as a busy instance's next chats would: four places are free on Redis.
+    const next = await Promise.all(Array.from({ length: 4 }, () => ceilings.acquire(counts)));
+    expect(next.map((a) => a.admitted)).toEqual([true, true, true, true]);
+  });
+
   it('keeps each counter under a key of its own hash tag, the id hashed (one slot per call on a Cluster)', () => {
     const key = concurrencyKey({ ceiling: 'client', id: 'ip:::1' });
     expect(key).toMatch(/^chat-adapter:\{conc:[0-9a-f]{32}\}$/);
