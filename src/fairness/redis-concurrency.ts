@@ -7,10 +7,11 @@
  *
  * What the ceilings cost a chat is socket writes and commands far more than Redis's work
  * (docs/performance.md#what-fair-shares-cost), so each is made as few times as the topology allows:
- * - One node or Sentinel: one script call per chat before its admission (one round trip), which
- *   counts it on all its counters at once, all or nothing, and first gives back the leases of the
- *   chats that ended since the last call. A lease given back when no chat follows in the same turn
- *   of the event loop goes on its own once that turn ends (setImmediate), with the others of it.
+ * - One node or Sentinel: one script call per turn of the event loop (one round trip) for every
+ *   chat asking for admission in it, each counted on all its counters at once, all or nothing, in
+ *   the order they came; it first gives back the leases of the chats that ended since the last
+ *   call. Leases given back in a turn with no admission go alone once that turn ends (setImmediate).
+ *   Under load several chats arrive per turn, and a chat's share of the call's cost falls.
  * - A Cluster, whose counters lie in different slots: one script per counter, both written before
  *   either answer is read; a chat counted on one and refused by the other gives the first lease
  *   back; leases are given back as above, one ZREM per counter, before the next chat's scripts.
@@ -39,35 +40,52 @@ return 1`;
 
 /**
  * One node or Sentinel (keys of any slot in one script): gives back the leases of chats that
- * ended, then counts one chat on all its counters at once, all or nothing. Either part may be
- * empty (releases only when no chat came since). KEYS[1..r]: counters to give leases back on;
- * KEYS[r+1..]: the chat's counters, in the order their ceilings are checked. ARGV[1]: r; ARGV[2]:
- * the chat's lease id; ARGV[3]: lease ms; ARGV[3+i], i = 1..r: how many of the lease ids at the
- * end are KEYS[i]'s; ARGV[3+r+j]: the ceiling of KEYS[r+j]; then the lease ids to give back, in
- * KEYS order. Returns 0 when the chat is counted (or there was none), else j of the first full
- * counter KEYS[r+j] (the chat then counted on none).
+ * ended, then counts each chat of the batch, in order, on all its counters at once, all or nothing.
+ * Either part may be empty. KEYS: the r counters to give leases back on, then each chat's counters
+ * in the order their ceilings are checked. ARGV: r, c (chats), lease ms; then for each of the r
+ * counters n and its n lease ids; then for each chat k (its counters), its lease id and the k
+ * ceilings. Returns, per chat, 0 when counted, else j of its first full counter (counted on none).
  */
 export const LEASES_LUA = `
-local r = tonumber(ARGV[1])
-local at = 4 + #KEYS
+local r, c, ms = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local a = 4
 for i = 1, r do
-  local n = tonumber(ARGV[3 + i])
-  redis.call('ZREM', KEYS[i], unpack(ARGV, at, at + n - 1))
-  at = at + n
+  local n = tonumber(ARGV[a])
+  redis.call('ZREM', KEYS[i], unpack(ARGV, a + 1, a + n))
+  a = a + 1 + n
 end
-if #KEYS == r then return 0 end
+local out = {}
+if c == 0 then return out end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local ms = tonumber(ARGV[3])
-for i = r + 1, #KEYS do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
-  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[3 + i]) then return i - r end
+local pruned, added = {}, {}
+local k0 = r
+for chat = 1, c do
+  local k, lease = tonumber(ARGV[a]), ARGV[a + 1]
+  local refused = 0
+  for j = 1, k do
+    local key = KEYS[k0 + j]
+    if not pruned[key] then
+      redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+      pruned[key] = true
+    end
+    if redis.call('ZCARD', key) >= tonumber(ARGV[a + 1 + j]) then
+      refused = j
+      break
+    end
+  end
+  if refused == 0 then
+    for j = 1, k do
+      redis.call('ZADD', KEYS[k0 + j], now + ms, lease)
+      added[KEYS[k0 + j]] = true
+    end
+  end
+  out[chat] = refused
+  k0 = k0 + k
+  a = a + 2 + k
 end
-for i = r + 1, #KEYS do
-  redis.call('ZADD', KEYS[i], now + ms, ARGV[2])
-  redis.call('PEXPIRE', KEYS[i], ms + 1000)
-end
-return 0`;
+for key in pairs(added) do redis.call('PEXPIRE', key, ms + 1000) end
+return out`;
 
 /** The counter's key: the id hashed (caller data never shapes a key), its own hash tag. */
 export function concurrencyKey(count: Pick<CeilingCount, 'ceiling' | 'id'>): string {
@@ -79,6 +97,8 @@ export function concurrencyKey(count: Pick<CeilingCount, 'ceiling' | 'id'>): str
 const KEYS_REMEMBERED = 10_000;
 /** Lease ids given back per call, within what one script call unpacks (Lua's stack) comfortably. */
 const RELEASES_PER_CALL = 1_000;
+/** Chats admitted per call: a burst goes in several calls, each short for Redis. */
+const ADMISSIONS_PER_CALL = 100;
 
 /** A lease to give back, until Redis takes it or it would have expired anyway. */
 interface Release {
@@ -87,6 +107,16 @@ interface Release {
 }
 /** Counter key -> its leases to give back. */
 type Releases = Map<string, Release[]>;
+
+/** A chat waiting for the call that admits the chats of this turn of the event loop. */
+interface WaitingChat {
+  readonly keys: readonly string[];
+  readonly counts: readonly CeilingCount[];
+  readonly lease: string;
+  /** The index of the counter that refused it, or -1. */
+  readonly settle: (refusedBy: number) => void;
+  readonly fail: (err: unknown) => void;
+}
 
 type LeasesScript = (keys: readonly string[], args: readonly (string | number)[]) => Promise<unknown>;
 
@@ -104,16 +134,18 @@ export class RedisConcurrency implements ConcurrencyCeilings {
   readonly #leaseMs: number;
   /** A Cluster: one script per counter. */
   readonly #acquireOne: RedisScript | undefined;
-  /** One node or Sentinel: LEASES_LUA, every counter (and the releases waiting) in one call. */
+  /** One node or Sentinel: LEASES_LUA, the chats of a turn of the event loop and the releases waiting in one call. */
   readonly #leases: LeasesScript | undefined;
   readonly #local: LocalConcurrency;
   readonly #onFallback: ((err: Error) => void) | undefined;
   /** The same client's and organisation's key for each of their chats, hashed once. Maps: ids are caller data. */
   readonly #keys: Record<CeilingName, Map<string, string>> = { client: new Map(), organisation: new Map() };
-  /** Leases given back and not sent yet: they go with the next chat's admission, or once this turn of the event loop ends. */
+  /** Leases given back and not sent yet: they go with the next admissions, at the latest once this turn of the event loop ends. */
   #releases: Releases = new Map();
   #releasesWaiting = 0;
-  #flushQueued = false;
+  /** Chats asking for admission in this turn of the event loop (one node or Sentinel). */
+  #admissions: WaitingChat[] = [];
+  #sendQueued = false;
 
   constructor(options: RedisConcurrencyOptions) {
     this.#redis = options.redis;
@@ -130,7 +162,7 @@ export class RedisConcurrency implements ConcurrencyCeilings {
     const keys = counts.map((count) => this.#keyOf(count));
     let refusedBy: number;
     try {
-      refusedBy = this.#leases === undefined ? await this.#acquireEach(keys, counts, lease) : await this.#acquireTogether(this.#leases, keys, counts, lease);
+      refusedBy = this.#leases === undefined ? await this.#acquireEach(keys, counts, lease) : await this.#acquireInBatch(keys, counts, lease);
     } catch (err) {
       // Every key: an acquire whose reply was lost (a stall) may still have run on Redis.
       this.#release(keys, lease);
@@ -141,34 +173,61 @@ export class RedisConcurrency implements ConcurrencyCeilings {
     return { admitted: true, release: once(() => this.#release(keys, lease)) };
   }
 
+  /** Waits for the call that admits this turn's chats; the index of the counter that refused this one, or -1. */
+  #acquireInBatch(keys: readonly string[], counts: readonly CeilingCount[], lease: string): Promise<number> {
+    return new Promise((settle, fail) => {
+      this.#admissions.push({ keys, counts, lease, settle, fail });
+      this.#queueSend();
+    });
+  }
+
+  /** Once this turn of the event loop ends, what waits goes to Redis (one node or Sentinel: in as few calls as it takes). */
+  #queueSend(): void {
+    if (this.#sendQueued) return;
+    this.#sendQueued = true;
+    setImmediate(() => {
+      this.#sendQueued = false;
+      if (this.#leases === undefined) {
+        this.#flush();
+        return;
+      }
+      while (this.#admissions.length > 0) this.#sendAdmissions(this.#leases, this.#admissions.splice(0, ADMISSIONS_PER_CALL));
+      this.#flush();
+    });
+  }
+
   /**
-   * One call: the leases waiting to be given back (so that Redis sees them before this chat, as
-   * if each had been sent when its chat ended), then every counter of this chat. The index of the
-   * counter that refused, or -1.
+   * One call: the leases waiting to be given back (so that Redis sees them before these chats, as
+   * if each had been sent when its chat ended), then the chats, in the order they came.
    */
-  async #acquireTogether(script: LeasesScript, keys: readonly string[], counts: readonly CeilingCount[], lease: string): Promise<number> {
-    // More than one call holds (a burst): the surplus first, on the same connection, so still before this chat.
+  #sendAdmissions(script: LeasesScript, chats: readonly WaitingChat[]): void {
+    // More than one call holds (a burst): the surplus first, on the same connection, so still before these chats.
     while (this.#releasesWaiting > RELEASES_PER_CALL) this.#send(this.#takeReleases(RELEASES_PER_CALL), 0);
     const releases = this.#takeReleases(RELEASES_PER_CALL);
-    const args: (string | number)[] = [releases.size, lease, this.#leaseMs];
-    const allKeys: string[] = [];
-    for (const [key, leases] of releases) {
-      allKeys.push(key);
+    const keys: string[] = [...releases.keys()];
+    const args: (string | number)[] = [releases.size, chats.length, this.#leaseMs];
+    for (const leases of releases.values()) {
       args.push(leases.length);
+      for (const r of leases) args.push(r.lease);
     }
-    for (let i = 0; i < keys.length; i++) {
-      allKeys.push(keys[i]!);
-      args.push(counts[i]!.max);
+    for (const chat of chats) {
+      keys.push(...chat.keys);
+      args.push(chat.keys.length, chat.lease);
+      for (const count of chat.counts) args.push(count.max);
     }
-    for (const leases of releases.values()) for (const r of leases) args.push(r.lease);
-    let refused: unknown;
-    try {
-      refused = await script(allKeys, args);
-    } catch (err) {
-      if (releases.size > 0) this.#again(releases, 0);
-      throw err;
-    }
-    return refused === 0 ? -1 : Number(refused) - 1;
+    script(keys, args).then(
+      (answer) => {
+        if (!Array.isArray(answer) || answer.length !== chats.length) {
+          for (const chat of chats) chat.fail(new Error(`concurrency leases: ${chats.length} answers expected`));
+          return;
+        }
+        chats.forEach((chat, i) => chat.settle(answer[i] === 0 ? -1 : Number(answer[i]) - 1));
+      },
+      (err: unknown) => {
+        if (releases.size > 0) this.#again(releases, 0);
+        for (const chat of chats) chat.fail(err);
+      },
+    );
   }
 
   /** One script per counter (a Cluster), all written at once; a chat refused by one gives back the leases it got. */
@@ -198,22 +257,22 @@ export class RedisConcurrency implements ConcurrencyCeilings {
     return key;
   }
 
-  /** Queues leases to give back: with the next chat's admission, or at the latest once this turn of the event loop ends. */
+  /** Queues leases to give back: with the next admissions, or at the latest once this turn of the event loop ends. */
   #release(keys: readonly string[], lease: string): void {
     if (keys.length === 0) return;
     const giveUpAt = Date.now() + this.#leaseMs;
-    for (const key of keys) {
-      const leases = this.#releases.get(key);
-      if (leases === undefined) this.#releases.set(key, [{ lease, giveUpAt }]);
-      else leases.push({ lease, giveUpAt });
+    this.#requeue(new Map(keys.map((key) => [key, [{ lease, giveUpAt }]])));
+    this.#queueSend();
+  }
+
+  /** Adds leases to those waiting to be given back. */
+  #requeue(releases: Releases): void {
+    for (const [key, leases] of releases) {
+      const waiting = this.#releases.get(key);
+      if (waiting === undefined) this.#releases.set(key, [...leases]);
+      else waiting.push(...leases);
+      this.#releasesWaiting += leases.length;
     }
-    this.#releasesWaiting += keys.length;
-    if (this.#flushQueued) return;
-    this.#flushQueued = true;
-    setImmediate(() => {
-      this.#flushQueued = false;
-      this.#flush();
-    });
   }
 
   /** At most `max` of the leases waiting (all of them, usually); the rest stay queued. */
@@ -250,9 +309,11 @@ export class RedisConcurrency implements ConcurrencyCeilings {
   #send(releases: Releases, attempt: number): void {
     if (this.#leases !== undefined) {
       const keys = [...releases.keys()];
-      const args: (string | number)[] = [keys.length, '', this.#leaseMs];
-      for (const leases of releases.values()) args.push(leases.length);
-      for (const leases of releases.values()) for (const r of leases) args.push(r.lease);
+      const args: (string | number)[] = [keys.length, 0, this.#leaseMs];
+      for (const leases of releases.values()) {
+        args.push(leases.length);
+        for (const r of leases) args.push(r.lease);
+      }
       this.#leases(keys, args).catch(() => this.#again(releases, attempt));
       return;
     }

@@ -42,10 +42,10 @@ describe('the concurrency ceilings on Redis', () => {
       const name = String(args[0]).toLowerCase();
       if (name === 'zrem') sent.push({ command: 'zrem', keys: [String(args[1])] });
       if (name !== 'evalsha' || args[1] !== LEASES_SHA) return;
-      // LEASES_LUA: KEYS = the counters giving leases back, then the chat's; ARGV[1] = how many give back.
+      // LEASES_LUA: KEYS = the counters giving leases back, then the chats'; ARGV[2] = how many chats.
       const keys = args.slice(3, 3 + Number(args[2])).map(String);
-      const giveBack = Number(args[3 + keys.length]);
-      sent.push({ command: giveBack === keys.length ? 'release' : 'acquire', keys });
+      const chats = Number(args[3 + keys.length + 1]);
+      sent.push({ command: chats === 0 ? 'release' : 'acquire', keys });
     });
     await sleep(50);
     expect((await svc.app.inject({ method: 'POST', url: '/chat_adapter', payload: chatRequest() })).statusCode).toBe(200);

@@ -88,6 +88,35 @@ describe('RedisConcurrency', () => {
     expect(await client.zcard(concurrencyKey(counts[1]!))).toBe(1);
   });
 
+  it('admits the chats of one turn of the event loop in one call, in the order they came, up to the ceiling', async () => {
+    const client = connect();
+    const watcher = connect();
+    await Promise.all([ready(client), ready(watcher)]);
+    const ceilings = new RedisConcurrency({ redis: client, leaseMs: 60_000 });
+    const counts = (clientId: string) => [
+      { ceiling: 'client' as const, id: clientId, max: 2 },
+      { ceiling: 'organisation' as const, id: 'org-one-call', max: 4 },
+    ];
+    admitted(await ceilings.acquire(counts('key:warm'))); // Redis learns the script first
+    const monitor = await watcher.monitor();
+    const calls: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua') calls.push(String(args[0]).toLowerCase());
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const ids = ['key:a', 'key:a', 'key:a', 'key:b', 'key:b', 'key:c'];
+    const answers = await Promise.all(ids.map((id) => ceilings.acquire(counts(id))));
+    await new Promise((r) => setTimeout(r, 50));
+    monitor.disconnect();
+    expect(calls).toEqual(['evalsha']);
+    // key:a's third is over its client ceiling; key:c finds the organisation full (warm, a, a, b).
+    expect(answers.map((a) => (a.admitted ? 'in' : a.ceiling))).toEqual(['in', 'in', 'client', 'in', 'organisation', 'organisation']);
+    expect(await client.zcard(concurrencyKey(counts('key:a')[0]!))).toBe(2);
+    expect(await client.zcard(concurrencyKey(counts('key:b')[0]!))).toBe(1);
+    expect(await client.zcard(concurrencyKey(counts('key:c')[0]!))).toBe(0);
+    expect(await client.zcard(concurrencyKey(counts('key:a')[1]!))).toBe(4);
+  });
+
   it('gives back, once the turn of the event loop ends, a lease no admission followed; a refused chat is counted on none', async () => {
     const client = connect();
     await ready(client);
