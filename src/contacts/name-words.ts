@@ -49,6 +49,7 @@ export const WORD_NAMES = list(`
   angel precious harmony melody trinity serenity charity patience honor autumn buck cliff wade grant
   frank earl sonny candy brandy luz paz rocio sol blanca
   dolores milagros consuelo pilar rosario socorro mercedes esperanza
+  jean jasmine finn hazel olive robin reed sandy randy rusty dusty misty poppy coral
 `);
 
 /**
@@ -79,6 +80,7 @@ export const NOT_A_NAME_AFTER_INTRO = list(`
   crazy awful vegan vegetarian tryna finna gonna wanna outta lowkey highkey literally basically
   honestly actually kinda sorta totally def prob bout abt tho though stressed anxious broke homeless
   jobless pregnant preggo single divorced retired disabled deaf blind military veteran vet
+  btw tbh fyi pls plz thx ty asap rn idk omg smh imo bc cuz lmao lmfao rofl ngl fr
 `);
 
 /** Words after a lower-case name that show it ended there ("soy xiomara, el...", "soy ana y ..."). */
@@ -110,7 +112,7 @@ export const SURNAME_PREFIXES = list(`st ste`);
 export const ARTICLES_BEFORE_TITLE = list(`el la the`);
 
 /** Honorifics skipped before a name ("this is Dr. Amanda Ruiz" -> "Amanda Ruiz"). */
-export const TITLES = list(`mr mrs ms miss mx dr prof sr sra srta don dona doctor doctora lic ing`);
+export const TITLES = list(`mr mrs ms miss mx dr prof sr sra srta senor senora senorita don dona doctor doctora lic ing`);
 
 /** Generational suffixes kept after a surname ("Robert Johnson Jr."). */
 export const SUFFIXES = list(`jr sr ii iii iv`);
@@ -119,27 +121,34 @@ export const SUFFIXES = list(`jr sr ii iii iv`);
 export const PARTICLES = list(`de del la las los da das do dos di du van von der den le bin ibn al`);
 
 /**
- * Words that introduce a name, strongest first (see `NameCue`). "my name is" introduces nothing but a
+ * Words that introduce a name, strongest first (see `NameCue`). `dateNames`: after the cue, a month
+ * that is also a given name, written with a capital and ending the clause, is the name ("this is
+ * April, unit 3", "habla Abril, depto 3"; not "it's May 3rd", "it's May already"). "my name is" introduces nothing but a
  * name; "I'm" and "soy" also introduce states ("I'm interested", "soy estudiante"); "it's" and "habla"
  * introduce too much else to guess lower-case names after them.
  */
-export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak' | 'known' }> = [
+export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak' | 'known'; dateNames?: boolean }> = [
   { pattern: /\bmy\s+name\s+is\s+/giu, cue: 'strong' },
   { pattern: /\bmy\s+name['’]?s\s+/giu, cue: 'strong' },
   { pattern: /\bname['’]s\s+/giu, cue: 'strong' },
   { pattern: /\bme\s+(?:ll|y)amo\s+/giu, cue: 'strong' },
   { pattern: /\bmi\s+nombre\s+es\s+/giu, cue: 'strong' },
   { pattern: /(?<![\p{L}])(?:name|nombre)\s*:\s*/giu, cue: 'strong' },
-  { pattern: /\bthis\s+is\s+/giu, cue: 'known' },
+  { pattern: /\bthis\s+is\s+/giu, cue: 'known', dateNames: true },
   { pattern: /\bi\s+am\s+/giu, cue: 'weak' },
   { pattern: /\bi['’]?m\s+/giu, cue: 'weak' },
   { pattern: /(?<![\p{L}])so[yi]\s+/giu, cue: 'weak' },
   { pattern: /(?<![\p{L}])les?\s+habla\s+/giu, cue: 'strong' },
-  { pattern: /(?<![\p{L}])habla\s+/giu, cue: 'known' },
+  { pattern: /(?<![\p{L}])habla\s+/giu, cue: 'known', dateNames: true },
+  // "le escribe Valeria Cisneros", "les saluda Graciela Ponce": the writer's own introduction.
+  { pattern: /(?<![\p{L}])les?\s+(?:escribe|saluda)\s+/giu, cue: 'strong' },
+  // "you can call me Teddy", "everyone calls me Bo", "me dicen Chuy": what the writer wants to be called
+  // ("call me at ...", "call me back" read no name: those words are never names).
+  { pattern: /\b(?:you|u|ya)\s+(?:can|may|could)\s+call\s+me\s+|\b(?:everyone|everybody|people|friends)\s+calls?\s+me\s+|(?<![\p{L}])(?:me\s+dicen|d[ií]game|d[ií]ganme)\s+/giu, cue: 'known' },
   { pattern: /\bit['’]?s\s+/giu, cue: 'known' },
   { pattern: /(?<![\p{L}])quien\s+(?:les?\s+)?escribe\s+es\s+(?:(?:el|la)\s+)?(?:se[nñ]ora?\s+|se[nñ]orita\s+)?/giu, cue: 'strong' },
   // "Aquí Marta Salinas": only at the start of a clause ("aquí no hay agua" reads no name).
-  { pattern: /(?:^|[.!?,;]\s*|\bhola\s*(?:,\s*)?)aqu[ií]\s+/giu, cue: 'known' },
+  { pattern: /(?:^|[.!?,;]\s*|\bhola\s*(?:,\s*)?)aqu[ií]\s+/giu, cue: 'known', dateNames: true },
 ];
 
 /** Closings after which a signature name may follow ("Thanks, Sarah" / "- David Brown"). */
@@ -168,7 +177,7 @@ export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell
 export const PLACE_FROM_BEFORE = /(?:\b(?:soy|somos|vengo|venimos|vivo|vivimos|estoy|estamos)\s+(?:de|en)|\b(?:from|in)|\b(?:I['’]?m|we['’]?re)\s+(?:from|in))$/iu;
 
 /** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"); tested on trimmed text. */
-export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|friend|boyfriend|girlfriend|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|compa[nñ]er[oa]|gerente),?$|\b(?:the|el|la)\s+(?:(?:old|previous|former|last)\s+)?(?:tenant|resident|owner|inquilin[oa]|residente|due[nñ][oa]|propietari[oa])(?:\s+anterior)?,?$/iu;
+export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|room\s+mate|friend|boyfriend|girlfriend|partner|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandson|granddaughter|coworker|co-worker|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|prim[oa]|t[ií][oa]|sobrin[oa]|niet[oa]|suegr[oa]|cu[nñ]ad[oa]|pareja|compa[nñ]er[oa](?:\s+de\s+(?:cuarto|piso|casa|depa|departamento|trabajo))?|roomie|gerente),?$|\b(?:the|el|la)\s+(?:(?:old|previous|former|last)\s+)?(?:tenant|resident|owner|inquilin[oa]|residente|due[nñ][oa]|propietari[oa])(?:\s+anterior)?,?$/iu;
 
 /** Staff named with their job right after ("Michelle Davis from leasing", "José Martínez de mantenimiento"). */
 export const STAFF_AFTER = /^\s*(?:,\s*)?(?:from|at|in|of|de|del)\s+(?:the\s+|la\s+|el\s+)?(?:leasing|maintenance|office|front\s+desk|management|oficina|mantenimiento|administraci[oó]n|gerencia)\b|^\s*(?:,\s*)?(?:the|la|el)\s+(?:manager|gerente|administrador[a]?|encargad[oa])\b/iu;

@@ -6,7 +6,7 @@
  * that are not addressed to somebody else ("Hi Sarah", "speak with Maria Lopez").
  */
 import nlp from 'compromise';
-import { ADDRESSING_BEFORE, INTRO_CUES, NOT_A_NAME, PLACE_FROM_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
+import { ADDRESSING_BEFORE, DATE_NAMES, INTRO_CUES, NOT_A_NAME, PLACE_FROM_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
 import { fold } from './fold.ts';
 import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts';
 import { personAt } from './name-person.ts';
@@ -15,12 +15,23 @@ import { isKnownName } from './name-lexicon.ts';
 
 interface Candidate { at: number; name: string }
 
+// A capitalised word that ends its clause: "April," / "Abril!" / "June" at the end.
+const WORD_ENDING_CLAUSE = /(\p{Lu}\p{Ll}+)(?=[ \t]*(?:[,;!]|$))/uy;
+
+/** "this is April, unit 3": a month that is also a given name, alone in its clause after the cue. */
+function dateNameAt(text: string, start: number): string | null {
+  WORD_ENDING_CLAUSE.lastIndex = start;
+  const word = WORD_ENDING_CLAUSE.exec(text)?.[1];
+  return word !== undefined && DATE_NAMES.has(fold(word)) ? word : null;
+}
+
 function fromIntroductions(text: string): Candidate[] {
   const found: Candidate[] = [];
-  for (const { pattern, cue } of INTRO_CUES) {
+  for (const { pattern, cue, dateNames } of INTRO_CUES) {
     for (const m of text.matchAll(pattern)) {
-      const name = personAt(text, m.index + m[0].length, cue);
-      if (name !== null) found.push({ at: m.index, name: name.name });
+      const start = m.index + m[0].length;
+      const name = personAt(text, start, cue)?.name ?? (dateNames === true ? dateNameAt(text, start) : null);
+      if (name !== null) found.push({ at: m.index, name });
     }
   }
   return found;
