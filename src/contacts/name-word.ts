@@ -63,12 +63,19 @@ export function nameLike(word: Word, cue: NameCue, continuing: boolean): boolean
   // ("Tom Baker", "David Brown", "Carlos Mendoza").
   if (continuing && capital) return true;
   // "mi nombre es Montserrat": what follows "my name is" with a capital is a name, whatever else it means.
-  if (isOtherKnownWord(word.text)) return (capital && cue === 'strong') || (isPlaceName(word.text) && (capital || cue === 'strong'));
+  // "soy karla mendoza": after an introduction, a lower-case surname that is also a town (a guess).
+  if (isOtherKnownWord(word.text)) return (capital && cue === 'strong') || (isPlaceName(word.text) && (capital || cue === 'strong' || guessesSurname(cue, continuing)));
   if (cue === 'strong') return true;
   if (COMMON_WORD_ENDING.test(word.folded) || NOT_A_NAME_AFTER_INTRO.has(word.folded)) return false;
   // A lower-case guess: letters only ("pet-friendly" and "sooo" are not names).
-  return capital || (cue === 'weak' && /^\p{L}{3,}$/u.test(word.folded) && !/(\p{L})\1\1/u.test(word.folded));
+  return capital || ((cue === 'weak' || guessesSurname(cue, continuing)) && /^\p{L}{3,}$/u.test(word.folded) && !/(\p{L})\1\1/u.test(word.folded));
 }
+
+/**
+ * After "this is" / "it's" a first name must be one the lexicon knows, but the surname after it, in
+ * lower case like the rest ("this is brianna wells"), may be a word no list knows: a guess.
+ */
+const guessesSurname = (cue: NameCue, continuing: boolean): boolean => cue === 'weak' || (cue === 'known' && continuing);
 
 /**
  * A capitalised first word that is also a month or some other word ("June Park", "August Reed",
@@ -86,7 +93,7 @@ export function givenNameBeforeSurname(word: Word, next: Word | undefined, cue: 
 }
 
 /** A lower-case word taken only because an introduction came before it ("soy xiomara"). */
-export const isGuess = (word: Word, cue: NameCue): boolean => cue === 'weak' && !isCapitalised(word.text) && !isKnown(word);
+export const isGuess = (word: Word, cue: NameCue): boolean => (cue === 'weak' || cue === 'known') && !isCapitalised(word.text) && !isKnown(word);
 
 // "mcallister" -> "McAllister"; "macdonald" -> "MacDonald" only when a known name follows "Mac"
 // ("Macias", "Machado" and "Mackey" keep one capital).

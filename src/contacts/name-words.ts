@@ -24,6 +24,7 @@ export const NOT_A_NAME = list(`
   and or but the a an my your his her their our its this that these those it i im me we us you he she they
   who what when where why how which is are was were be been am do does did have has had will would can
   could should may might must need want like love let get got make take going
+  maintenance management leasing team staff crew
   tenant tenants resident residents owner landlord manager agent neighbor roommate wife husband mom dad
   mother father son daughter family friend student nurse doctor teacher someone somebody anyone everyone
   y o de del la las el los un una unos unas en con para por que mi mis tu su sus es son soy esta estoy
@@ -49,7 +50,7 @@ export const WORD_NAMES = list(`
   angel precious harmony melody trinity serenity charity patience honor autumn buck cliff wade grant
   frank earl sonny candy brandy luz paz rocio sol blanca
   dolores milagros consuelo pilar rosario socorro mercedes esperanza
-  jean jasmine finn hazel olive robin reed sandy randy rusty dusty misty poppy coral
+  jean jasmine finn hazel olive robin reed sandy randy rusty dusty misty poppy coral maya
 `);
 
 /**
@@ -111,6 +112,12 @@ export const SURNAME_PREFIXES = list(`st ste`);
 /** Articles before a title ("le habla la Sra. Beatriz Salgado", "soy el Sr. Robles"): skipped with it. */
 export const ARTICLES_BEFORE_TITLE = list(`el la the`);
 
+/**
+ * Property words that are also surnames ("I'm Karen Lease", "Tom House"): blocked as names, but kept
+ * written with a capital right after a known given name.
+ */
+export const SURNAME_NOUNS = list(`lease rent pool house tour bath`);
+
 /** Honorifics skipped before a name ("this is Dr. Amanda Ruiz" -> "Amanda Ruiz"). */
 export const TITLES = list(`mr mrs ms miss mx dr prof sr sra srta senor senora senorita don dona doctor doctora lic ing`);
 
@@ -131,6 +138,8 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
   { pattern: /\bmy\s+name\s+is\s+/giu, cue: 'strong' },
   { pattern: /\bmy\s+name['’]?s\s+/giu, cue: 'strong' },
   { pattern: /\bname['’]s\s+/giu, cue: 'strong' },
+  // "names Valerie": "name's" typed without its apostrophe, opening a clause.
+  { pattern: /(?:^|[.!?,;]\s*|\b(?:hi|hello|hey)[\s,]+)names\s+/giu, cue: 'known' },
   { pattern: /\bme\s+(?:ll|y)amo\s+/giu, cue: 'strong' },
   { pattern: /\bmi\s+nombre\s+es\s+/giu, cue: 'strong' },
   { pattern: /(?<![\p{L}])(?:name|nombre)\s*:\s*/giu, cue: 'strong' },
@@ -152,7 +161,7 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
 ];
 
 /** Closings after which a signature name may follow ("Thanks, Sarah" / "- David Brown"). */
-export const SIGN_OFF = /(?<![\p{L}\p{N}])(?:thanks|thank\s+you|thx|regards|best|cheers|sincerely|respectfully|gracias|saludos|atentamente|atte|att|cordialmente|un\s+saludo|quedo\s+atent[oa]|quedo\s+a\s+la\s+espera|xoxo|besos|abrazos|bendiciones)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+de\s+antemano|\s+mil|\s+cordiales)?[\s!.,:]*(?:[-–—]\s*)?|(?<!\S)[-–—]{1,2}\s*/giu;
+export const SIGN_OFF = /(?<![\p{L}\p{N}])(?:thanks|thank\s+you|thx|regards|best|cheers|sincerely|respectfully|gracias|saludos|atentamente|atte|att|cordialmente|un\s+saludo|quedo\s+atent[oa]|quedo\s+a\s+la\s+espera|xoxo|besos|abrazos|bendiciones)(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+again|\s+in\s+advance|\s+for\s+(?:all\s+)?(?:your|the)\s+(?:help|time)|\s+de\s+antemano|\s+mil|\s+cordiales)?[\s!.,:]*(?:[-–—]\s*)?|(?<!\S)[-–—]{1,2}\s*/giu;
 
 /** After a name: it names a qualification, not a person ("I'm Section 8 approved", "soy HUD aprobada"). */
 export const QUALIFICATION_AFTER = /^\s*(?:\d+\s*)?(?:pre-?)?(?:approved|aprobad[oa]|certified|certificad[oa]|qualified|eligible|verified|bound|based)\b/iu;

@@ -89,6 +89,25 @@ function fromSignOffs(text: string): Candidate[] {
   return found;
 }
 
+// The last line of a message of several lines, alone: "see you tomorrow!\nWes", "...\n- Gloria Reyes".
+const LAST_LINE = /\n[ \t]*(?:[-–—~][ \t]*)?([^\n]{1,60})\s*$/du;
+const LINE_NAME_END = /^[ \t]*[.!]?[ \t]*$/u;
+
+/**
+ * A signature without a closing word: the message's last line holds only a name (one to four words,
+ * the first a given name the lexicon knows, written with a capital).
+ */
+function fromLastLine(text: string): Candidate[] {
+  const tail = text.slice(-200);
+  const m = LAST_LINE.exec(tail);
+  if (m === null) return [];
+  const start = text.length - tail.length + m.indices![1]![0];
+  if (!startsWithKnownName(text, start)) return [];
+  const name = personAt(text, start, 'capitalised');
+  if (name === null || !LINE_NAME_END.test(text.slice(name.end))) return [];
+  return [{ at: start, name: name.name }];
+}
+
 // compromise costs about 25 ms per 1,000 characters; a name given without an introduction sits near
 // the start of a message, so only that part is parsed (the patterns above read the whole text).
 const ENTITY_SCAN_CHARS = 1000;
@@ -119,6 +138,6 @@ const first = (candidates: Candidate[]): string | null =>
 export function findName(written: string): string | null {
   const shouted = isShouted(written);
   const text = shouted ? unshout(written) : written;
-  return fromFormFields(text) ?? first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ??
+  return fromFormFields(text) ?? first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromLastLine(text)) ??
     fromParenthesised(text) ?? (shouted ? null : first(fromEntities(text))); // entities need the case the writer chose
 }
