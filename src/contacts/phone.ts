@@ -32,6 +32,14 @@ function maskEmails(text: string): string {
 // punctuation after it and the phone as one candidate, rejects it and never tries the phone alone.
 // A "|" in place of that punctuation (same length, so offsets hold) ends the candidate there.
 const SHORT_NUMBER_THEN_PHONE = /(?<![\d.,])(\d{1,6})[,;)\]](?=[ \t]{1,3}\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}(?![\d-]))/g;
+// "apt 12 713 448 2290", "lot 12 space 4 281 ...", "#12 832 ...", "at 12:30 713 ...": the short number
+// is followed by spaces only. The space after it becomes a "|" unless the short number is a trunk
+// "1", follows a "+", or is the calling code of a valid number after a phone cue ("whatsapp 57 310
+// 558 2291" is Colombian: see INTERNATIONAL_WITHOUT_PLUS).
+const SHORT_NUMBER_SPACE_PHONE = /(?<![\d.,+])(\d{1,6})[ \t](?=[ \t]{0,2}\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}(?![\d-]))/g;
+// Digit groups that may be an international number written without its "+" ("52 1 33 1829 4471",
+// "57 310 558 2291", "34 612 345 678"): read with a "+" only after a phone cue.
+const INTERNATIONAL_WITHOUT_PLUS = /(?<![\d+\p{L}_.,/-])\d{2,4}(?:[ .-]\d{1,4}){2,6}(?![\d\p{L}_]|[.,/-]\d)/gu;
 
 function parseOrNull(digits: string, country?: CountryCode): PhoneNumber | null {
   try {
@@ -71,6 +79,40 @@ function phoneAt(masked: string, start: number, end: number, number: PhoneNumber
 
 export interface PhoneMatch { phone: string; start: number; end: number }
 
+const digitsOf = (written: string): string => written.replace(/\D/g, '');
+
+/** The number as an international one without its "+", when a phone cue comes before it and the default region cannot read it. */
+function internationalAt(masked: string, start: number, written: string, defaultRegion: CountryCode): PhoneNumber | null {
+  // Mexico's old mobile "1" after the country code ("52 1 33 1829 4471", "521 81 ...") is dropped.
+  const digits = digitsOf(written).replace(/^521(?=\d{10}$)/, '52');
+  if (digits.length < 11 || digits.length > 15 || digits.startsWith('1') || digits.startsWith('0')) return null;
+  if (labelBefore(masked, start) !== 'phone') return null;
+  const domestic = isSupportedCountry(defaultRegion) ? parseOrNull(digits, defaultRegion) : null;
+  if (domestic !== null && domestic.isValid()) return null;
+  const international = parseOrNull(`+${digits}`);
+  return international !== null && international.isValid() ? international : null;
+}
+
+/** International numbers written without "+" after a phone cue ("mi whats 52 1 33 1829 4471"). */
+function findInternationalWithoutPlus(masked: string, defaultRegion: CountryCode): PhoneMatch[] {
+  const found: PhoneMatch[] = [];
+  let seen = 0;
+  for (const m of masked.matchAll(INTERNATIONAL_WITHOUT_PLUS)) {
+    if (++seen > MAX_CANDIDATES) break;
+    const number = internationalAt(masked, m.index, m[0], defaultRegion);
+    if (number !== null) found.push({ phone: number.number, start: m.index, end: m.index + m[0].length });
+  }
+  return found;
+}
+
+/** Splits a short number from the phone after it (see SHORT_NUMBER_SPACE_PHONE), offsets kept. */
+function separateShortNumbers(masked: string, international: readonly PhoneMatch[]): string {
+  const inInternational = (at: number): boolean => international.some((p) => at >= p.start && at < p.end);
+  return masked
+    .replace(SHORT_NUMBER_THEN_PHONE, '$1|')
+    .replace(SHORT_NUMBER_SPACE_PHONE, (whole: string, short: string, at: number) => (short === '1' || inInternational(at) ? whole : `${short}|`));
+}
+
 /** The phone numbers in the text, in order, as E.164 with where they were written (at most `limit`). */
 export function findPhoneMatches(text: string, defaultRegion: CountryCode, limit = MAX_PHONES): PhoneMatch[] {
   const masked = maskEmails(text);
@@ -80,13 +122,16 @@ export function findPhoneMatches(text: string, defaultRegion: CountryCode, limit
     ? { defaultCountry: defaultRegion, maxTries: MAX_REJECTED_CANDIDATES, leniency: 'POSSIBLE' }
     : { maxTries: MAX_REJECTED_CANDIDATES, leniency: 'POSSIBLE' };
   let candidates = 0;
-  const separated = masked.replace(SHORT_NUMBER_THEN_PHONE, '$1|');
+  const international = findInternationalWithoutPlus(masked, defaultRegion);
+  const separated = separateShortNumbers(masked, international);
   for (const match of searchPhoneNumbersInText(separated, options as { defaultCountry?: CountryCode })) {
+    if (international.some((p) => match.startsAt < p.end && match.endsAt > p.start)) continue;
     const phone = phoneAt(masked, match.startsAt, match.endsAt, match.number);
     if (phone !== null) found.push({ phone, start: match.startsAt, end: match.endsAt });
     if (found.length >= limit || ++candidates >= MAX_CANDIDATES) break;
   }
-  return found;
+  if (international.length === 0) return found;
+  return [...found, ...international].sort((a, b) => a.start - b.start).slice(0, limit);
 }
 
 /** The phone numbers in the text, in order, as E.164 (at most `limit`). */
