@@ -4,7 +4,7 @@
  */
 import { fold } from './fold.ts';
 import { isKnownName, isOtherKnownWord, isPlaceName } from './name-lexicon.ts';
-import { DATE_NAMES, NOT_A_NAME, NOT_A_NAME_AFTER_INTRO, PARTICLES, TITLES, VIETNAMESE_FAMILY, WORD_NAMES } from './name-words.ts';
+import { DATE_NAMES, NOT_A_NAME, NOT_A_NAME_AFTER_INTRO, PARTICLES, SPANISH_WORD_NAMES, TITLES, VIETNAMESE_FAMILY, WORD_NAMES } from './name-words.ts';
 
 /**
  * How much the words before promise a name. `strong` ("my name is", "me llamo", "Name:"): any
@@ -53,7 +53,7 @@ export const isKnown = (word: Word): boolean =>
 export function nameLike(word: Word, cue: NameCue, continuing: boolean): boolean {
   const capital = isCapitalised(word.text);
   // "I'm Will", "I'm Hope": written as a name, a word that is otherwise a modal or a noun.
-  if (WORD_NAMES.has(word.folded)) return capital || cue === 'strong';
+  if (WORD_NAMES.has(word.folded)) return capital || cue === 'strong' || (cue === 'weak' && SPANISH_WORD_NAMES.has(word.folded));
   // "me llamo Julio", "I'm April"; after weaker cues only before a surname (givenNameBeforeSurname).
   if (DATE_NAMES.has(word.folded)) return cue === 'strong' || (capital && cue === 'weak');
   if (word.folded.length < 2 || blocked(word.folded)) return false;
@@ -93,7 +93,8 @@ export function givenNameBeforeSurname(word: Word, next: Word | undefined, cue: 
 }
 
 /** A lower-case word taken only because an introduction came before it ("soy xiomara"). */
-export const isGuess = (word: Word, cue: NameCue): boolean => (cue === 'weak' || cue === 'known') && !isCapitalised(word.text) && !isKnown(word);
+export const isGuess = (word: Word, cue: NameCue): boolean =>
+  (cue === 'weak' || cue === 'known') && !isCapitalised(word.text) && (!isKnown(word) || SPANISH_WORD_NAMES.has(word.folded));
 
 // "mcallister" -> "McAllister"; "macdonald" -> "MacDonald" only when a known name follows "Mac"
 // ("Macias", "Machado" and "Mackey" keep one capital).

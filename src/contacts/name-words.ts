@@ -37,6 +37,9 @@ export const NOT_A_NAME = list(`
   queja quejas ruido porton principal fuga problema pregunta solicitud reparacion ayuda consulta aviso
   reporte plagas basura ventana puerta llave elevador alberca calentador estufa urgente emergencia correo
   sobre desde hasta entre sin hacia segun durante acerca respecto
+  todo toda todos todas bien mal nada nadie algo mucho mucha muchos muchas poco poca otro otra otros otras
+  mismo misma cada bendiciones bendicion blessings atentamente cordialmente sinceramente respetuosamente
+  sincerely respectfully
 `);
 
 /**
@@ -52,6 +55,12 @@ export const WORD_NAMES = list(`
   dolores milagros consuelo pilar rosario socorro mercedes esperanza
   jean jasmine finn hazel olive robin reed sandy randy rusty dusty misty poppy coral maya
 `);
+
+/**
+ * Spanish given names that are also words ("luz", "paz", "rocío"): after "soy" even in lower case, if
+ * the name then visibly ends ("hola, soy rocio, necesito informes").
+ */
+export const SPANISH_WORD_NAMES = list(`luz paz rocio sol dolores milagros consuelo pilar rosario socorro mercedes esperanza`);
 
 /**
  * Words written after "soy" / "I'm" that the (English) lexicon does not know and whose ending does
@@ -179,8 +188,8 @@ export const PLACES_AFTER_DE = list(`
   cali caracas lima quito puerto
 `);
 
-/** Words before a name that address somebody else ("Hi Sarah", "speak with Maria"). */
-export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que)[\s,]*)$/iu;
+/** Words before a name that address or credit somebody else ("Hi Sarah", "speak with Maria", "de parte de Carlos Méndez", "me recomendó Luisa Rojas"). */
+export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que|de\s+parte\s+de|recomend[oó]|refiri[oó]|atendi[oó]|(?:referred|recommended|sent)\s+by)[\s,]*)$/iu;
 
 /** A place named after "soy de", "vivo en", "from" ("soy de Dolores Hidalgo"): an entity there is a town. */
 export const PLACE_FROM_BEFORE = /(?:\b(?:soy|somos|vengo|venimos|vivo|vivimos|estoy|estamos)\s+(?:de|en)|\b(?:from|in)|\b(?:I['’]?m|we['’]?re)\s+(?:from|in))$/iu;
