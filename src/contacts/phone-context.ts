@@ -30,20 +30,39 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
   const clause = window.slice(Math.max(window.lastIndexOf('!'), window.lastIndexOf('?'), window.lastIndexOf('\n'), fullStop) + 1);
   const tokens = Array.from(clause.matchAll(TOKEN), (m) => m[0]);
   let sawNumberWord = false;
+  // Only words such as "number", "is", "the", "my", "de" stand between the digits and a label of
+  // something else: "confirmation number 3124...", "reserva, the number ...". After any other word
+  // a label is the sentence's topic, not these digits' name ("my rent is late, 713 ...", "text me
+  // about the rent at 713 ...", "la puerta no cierra 713 ...").
+  let bridged = true;
   let words = 0;
   for (let i = tokens.length - 1; i >= 0 && words < LOOK_BACK_WORDS; i--) {
     const token = tokens[i] ?? '';
     if (/\p{N}/u.test(token)) break;
-    const label = labelOf(fold(token));
-    if (label === 'phone' || label === 'not-phone') return label;
-    if (label === 'number') {
+    const folded = fold(token);
+    const label = labelOf(folded);
+    if (label === 'phone') return label;
+    if (label === 'not-phone') {
+      if (bridged) return label;
+      words++;
+    } else if (label === 'number') {
       // "my number", "mi número": the writer's own number, whatever labels stand further back.
       if (OWNER_BEFORE_NUMBER.has(fold(tokens[i - 1] ?? ''))) return 'phone';
       sawNumberWord = true;
-    } else words++;
+    } else {
+      // "solicitud de servicio 713 ...", "orden de trabajo ...": a word after "de" completes the label before it.
+      if (!BRIDGING_WORDS.has(folded) && !LABEL_COMPLEMENT_BEFORE.has(fold(tokens[i - 1] ?? ''))) bridged = false;
+      words++;
+    }
   }
   return sawNumberWord ? 'phone' : null;
 }
+
+/** Words after which a noun completes the label before them (Spanish puts the label first). */
+const LABEL_COMPLEMENT_BEFORE: ReadonlySet<string> = new Set(['de', 'del']);
+
+/** Words that may stand between a label and the digits it names ("order is #...", "número de la reserva ..."). */
+const BRIDGING_WORDS: ReadonlySet<string> = new Set(['is', 'es', 'was', 'era', 'are', 'the', 'el', 'la', 'los', 'las', 'my', 'mi', 'our', 'nuestro', 'nuestra', 'your', 'tu', 'su', 'sus', 'de', 'del', 'of']);
 
 // "3054827719 is my confirmation number" / "... es el número de mi reserva".
 const LABEL_AFTER = /^\s*(?:is|es|was|era|=)\s+(?:(?:my|mi|our|the|el|la|nuestro|nuestra|n[uú]mero|number|de)\s+)*([\p{L}\p{M}]+)/iu;

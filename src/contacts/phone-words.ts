@@ -67,4 +67,7 @@ export const COUNTRY_WORDS: ReadonlyMap<string, CountryCode> = new Map(Object.en
   guatemala: 'GT', honduras: 'HN', nicaragua: 'NI', salvador: 'SV', panama: 'PA', cuba: 'CU',
   brasil: 'BR', brazil: 'BR', uk: 'GB', england: 'GB', britain: 'GB', inglaterra: 'GB',
   france: 'FR', francia: 'FR', germany: 'DE', alemania: 'DE',
+  // Cities named beside a number ("55 1834 5678 de cdmx", "mi cel de Bogotá").
+  cdmx: 'MX', guadalajara: 'MX', monterrey: 'MX', tijuana: 'MX', puebla: 'MX', cancun: 'MX',
+  bogota: 'CO', medellin: 'CO', barranquilla: 'CO', madrid: 'ES', barcelona: 'ES', sevilla: 'ES',
 } satisfies Record<string, CountryCode>));

@@ -38,7 +38,8 @@ const SHORT_NUMBER_THEN_PHONE = /(?<![\d.,])(\d{1,6})[,;)\]](?=[ \t]{1,3}\(?\d{3
 // 558 2291" is Colombian: see INTERNATIONAL_WITHOUT_PLUS).
 const SHORT_NUMBER_SPACE_PHONE = /(?<![\d.,+])(\d{1,6})[ \t](?=[ \t]{0,2}\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}(?![\d-]))/g;
 // Digit groups that may be an international number written without its "+" ("52 1 33 1829 4471",
-// "57 310 558 2291", "34 612 345 678"): read with a "+" only after a phone cue.
+// "57 310 558 2291", "34 612 345 678") or a foreign national one ("612 34 56 78" de España): read so
+// only after a phone cue (internationalAt).
 const INTERNATIONAL_WITHOUT_PLUS = /(?<![\d+\p{L}_.,/-])\d{2,4}(?:[ .-]\d{1,4}){2,6}(?![\d\p{L}_]|[.,/-]\d)/gu;
 
 function parseOrNull(digits: string, country?: CountryCode): PhoneNumber | null {
@@ -81,16 +82,23 @@ export interface PhoneMatch { phone: string; start: number; end: number }
 
 const digitsOf = (written: string): string => written.replace(/\D/g, '');
 
-/** The number as an international one without its "+", when a phone cue comes before it and the default region cannot read it. */
+/**
+ * After a phone cue, digits the default region cannot read: an international number without its
+ * "+" ("whatsapp 57 310 558 2291"), or a national number of a country named beside it ("mi número
+ * de España 612 34 56 78").
+ */
 function internationalAt(masked: string, start: number, written: string, defaultRegion: CountryCode): PhoneNumber | null {
   // Mexico's old mobile "1" after the country code ("52 1 33 1829 4471", "521 81 ...") is dropped.
   const digits = digitsOf(written).replace(/^521(?=\d{10}$)/, '52');
-  if (digits.length < 11 || digits.length > 15 || digits.startsWith('1') || digits.startsWith('0')) return null;
+  if (digits.length < 8 || digits.length > 15 || digits.startsWith('0')) return null;
   if (labelBefore(masked, start) !== 'phone') return null;
   const domestic = isSupportedCountry(defaultRegion) ? parseOrNull(digits, defaultRegion) : null;
   if (domestic !== null && domestic.isValid()) return null;
-  const international = parseOrNull(`+${digits}`);
-  return international !== null && international.isValid() ? international : null;
+  const international = digits.length >= 11 && !digits.startsWith('1') ? parseOrNull(`+${digits}`) : null;
+  if (international !== null && international.isValid()) return international;
+  const hint = countryHint(masked, start, start + written.length);
+  const national = hint !== null && 'country' in hint ? parseOrNull(digits, hint.country) : null;
+  return national !== null && national.isValid() ? national : null;
 }
 
 /** International numbers written without "+" after a phone cue ("mi whats 52 1 33 1829 4471"). */
