@@ -24,7 +24,7 @@ export const NOT_A_NAME = list(`
   and or but the a an my your his her their our its this that these those it i im me we us you he she they
   who what when where why how which is are was were be been am do does did have has had will would can
   could should may might must need want like love let get got make take going
-  maintenance management leasing team staff crew
+  maintenance management leasing team staff crew familia family
   tenant tenants resident residents owner landlord manager agent neighbor roommate wife husband mom dad
   mother father son daughter family friend student nurse doctor teacher someone somebody anyone everyone
   y o de del la las el los un una unos unas en con para por que mi mis tu su sus es son soy esta estoy
@@ -53,7 +53,7 @@ export const WORD_NAMES = list(`
   angel precious harmony melody trinity serenity charity patience honor autumn buck cliff wade grant
   frank earl sonny candy brandy luz paz rocio sol blanca
   dolores milagros consuelo pilar rosario socorro mercedes esperanza
-  jean jasmine finn hazel olive robin reed sandy randy rusty dusty misty poppy coral maya
+  jean jasmine finn hazel olive robin reed sandy randy rusty dusty misty poppy coral maya alma
 `);
 
 /**
@@ -87,6 +87,7 @@ export const NOT_A_NAME_AFTER_INTRO = list(`
   guatemalteco guatemalteca nicaraguense costarricense panameno panamena peruano peruana ecuatoriano
   ecuatoriana argentino argentina chileno chilena uruguayo uruguaya paraguayo paraguaya boliviano
   boliviana espanol espanola brasileno brasilena estadounidense canadiense europeo europea
+  testigo testiga dreamer adventista catolico catolica evangelico evangelica mormon musulman musulmana judio judia
   crazy awful vegan vegetarian tryna finna gonna wanna outta lowkey highkey literally basically
   honestly actually kinda sorta totally def prob bout abt tho though stressed anxious broke homeless
   jobless pregnant preggo single divorced retired disabled deaf blind military veteran vet
@@ -189,13 +190,16 @@ export const PLACES_AFTER_DE = list(`
 `);
 
 /** Words before a name that address or credit somebody else ("Hi Sarah", "speak with Maria", "de parte de Carlos Méndez", "me recomendó Luisa Rojas"). */
-export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que|de\s+parte\s+de|recomend[oó]|refiri[oó]|atendi[oó]|(?:referred|recommended|sent)\s+by)[\s,]*)$/iu;
+export const ADDRESSING_BEFORE = /(?:\b(?:hi|hello|hey|dear|with|to|for|ask|tell|have|let|hola|con|a|para|que|de\s+parte\s+de|recomend[oó]|refiri[oó]|atendi[oó]|dijo|told|(?:referred|recommended|sent)\s+by)[\s,]*)$/iu;
 
 /** A place named after "soy de", "vivo en", "from" ("soy de Dolores Hidalgo"): an entity there is a town. */
 export const PLACE_FROM_BEFORE = /(?:\b(?:soy|somos|vengo|venimos|vivo|vivimos|estoy|estamos)\s+(?:de|en)|\b(?:from|in)|\b(?:I['’]?m|we['’]?re)\s+(?:from|in))$/iu;
 
 /** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"); tested on trimmed text. */
-export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|room\s+mate|friend|boyfriend|girlfriend|partner|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandson|granddaughter|coworker|co-worker|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|prim[oa]|t[ií][oa]|sobrin[oa]|niet[oa]|suegr[oa]|cu[nñ]ad[oa]|pareja|compa[nñ]er[oa](?:\s+de\s+(?:cuarto|piso|casa|depa|departamento|trabajo))?|roomie|gerente),?$|\b(?:the|el|la)\s+(?:(?:old|previous|former|last)\s+)?(?:tenant|resident|owner|inquilin[oa]|residente|due[nñ][oa]|propietari[oa])(?:\s+anterior)?,?$/iu;
+export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|room\s+mate|friend|boyfriend|girlfriend|partner|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandson|granddaughter|coworker|co-worker|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|prim[oa]|t[ií][oa]|sobrin[oa]|niet[oa]|suegr[oa]|cu[nñ]ad[oa]|pareja|compa[nñ]er[oa](?:\s+de\s+(?:cuarto|piso|casa|depa|departamento|trabajo))?|roomie|gerente),?$|\b(?:the|el|la)\s+(?:(?:old|previous|former|last)\s+)?(?:tenant|resident|owner|inquilin[oa]|residente|due[nñ][oa]|propietari[oa])(?:\s+anterior)?,?$|\b(?:the|el|la|los|las)\s+(?:mother|father|mom|dad|wife|husband|son|daughter|mam[aá]|pap[aá]|madre|padre|esposa?|esposo|hij[oa]s?|herman[oa]s?|t[ií][oa]|abuel[oa]|niet[oa]|novi[oa]|amig[oa])\s+(?:of|de)(?:\s+(?:la|el|the))?(?:\s+(?:sra?|srta|mrs?|ms|se[nñ]ora?)\.?)?$/iu;
 
 /** Staff named with their job right after ("Michelle Davis from leasing", "José Martínez de mantenimiento"). */
 export const STAFF_AFTER = /^\s*(?:,\s*)?(?:from|at|in|of|de|del)\s+(?:the\s+|la\s+|el\s+)?(?:leasing|maintenance|office|front\s+desk|management|oficina|mantenimiento|administraci[oó]n|gerencia)\b|^\s*(?:,\s*)?(?:the|la|el)\s+(?:manager|gerente|administrador[a]?|encargad[oa])\b/iu;
+
+/** Someone else named as the one who told or sent the writer ("Laura Mendez told me to message you", "Rosa me dijo"). */
+export const OTHER_ACTOR_AFTER = /^\s*(?:told|said|says|recommended|referred|gave|(?:me|nos)\s+(?:dijo|dijeron|recomend[oó]|dio|pas[oó]))(?![\p{L}])/iu;
