@@ -87,6 +87,7 @@ export const NOT_A_NAME_AFTER_INTRO = list(`
   guatemalteco guatemalteca nicaraguense costarricense panameno panamena peruano peruana ecuatoriano
   ecuatoriana argentino argentina chileno chilena uruguayo uruguaya paraguayo paraguaya boliviano
   boliviana espanol espanola brasileno brasilena estadounidense canadiense europeo europea
+  muslim jewish hindu buddhist sikh atheist agnostic lgbt lgbtq gay lesbian trans queer hispanic latinx asian
   testigo testiga dreamer adventista catolico catolica evangelico evangelica mormon musulman musulmana judio judia
   crazy awful vegan vegetarian tryna finna gonna wanna outta lowkey highkey literally basically
   honestly actually kinda sorta totally def prob bout abt tho though stressed anxious broke homeless
@@ -148,6 +149,8 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
   { pattern: /\bmy\s+name\s+is\s+/giu, cue: 'strong' },
   { pattern: /\bmy\s+name['’]?s\s+/giu, cue: 'strong' },
   { pattern: /\bname['’]s\s+/giu, cue: 'strong' },
+  // "hey! name is kyle", "The name is Brandon Cole": "name is" opening a clause ("my dog's name is Max" does not).
+  { pattern: /(?:^|[.!?,;]\s*|\b(?:hi|hello|hey|the)[\s,!]*)name\s+is\s+/giu, cue: 'strong' },
   // "names Valerie": "name's" typed without its apostrophe, opening a clause.
   { pattern: /(?:^|[.!?,;]\s*|\b(?:hi|hello|hey)[\s,]+)names\s+/giu, cue: 'known' },
   { pattern: /\bme\s+(?:ll|y)amo\s+/giu, cue: 'strong' },
@@ -165,6 +168,8 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
   // ("call me at ...", "call me back" read no name: those words are never names).
   { pattern: /\b(?:you|u|ya)\s+(?:can|may|could)\s+call\s+me\s+|\b(?:everyone|everybody|people|friends)\s+calls?\s+me\s+|(?<![\p{L}])(?:me\s+dicen|d[ií]game|d[ií]ganme)\s+/giu, cue: 'known' },
   { pattern: /\bit['’]?s\s+/giu, cue: 'known' },
+  // "it's me, Anita from 6B", "it's me Trevor".
+  { pattern: /\bit['’]?s\s+me[ \t]*[,!–—-]?[ \t]*/giu, cue: 'known' },
   { pattern: /(?<![\p{L}])quien\s+(?:les?\s+)?escribe\s+es\s+(?:(?:el|la)\s+)?(?:se[nñ]ora?\s+|se[nñ]orita\s+)?/giu, cue: 'strong' },
   // "Aquí Marta Salinas": only at the start of a clause ("aquí no hay agua" reads no name).
   { pattern: /(?:^|[.!?,;]\s*|\bhola\s*(?:,\s*)?)aqu[ií]\s+/giu, cue: 'known', dateNames: true },

@@ -83,7 +83,9 @@ function fromSignOffs(text: string): Candidate[] {
   const found: Candidate[] = [];
   for (const m of text.matchAll(SIGN_OFF)) {
     const start = m.index + m[0].length;
-    const name = personAt(text, start, 'capitalised');
+    // A closing says a person follows: a surname that is also a place word stays a name after a
+    // known first name ("Kind regards,\nEthan Park").
+    const name = personAt(text, start, 'capitalised', startsWithKnownName(text, start));
     if (name !== null && isSignatureEnd(text.slice(name.end))) found.push({ at: start, name: name.name });
   }
   return found;
@@ -103,7 +105,7 @@ function fromLastLine(text: string): Candidate[] {
   if (m === null) return [];
   const start = text.length - tail.length + m.indices![1]![0];
   if (!startsWithKnownName(text, start)) return [];
-  const name = personAt(text, start, 'capitalised');
+  const name = personAt(text, start, 'capitalised', true);
   if (name === null || !LINE_NAME_END.test(text.slice(name.end))) return [];
   return [{ at: start, name: name.name }];
 }
