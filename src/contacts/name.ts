@@ -92,21 +92,22 @@ function fromSignOffs(text: string): Candidate[] {
 }
 
 // The last line of a message of several lines, alone: "see you tomorrow!\nWes", "...\n- Gloria Reyes".
-const LAST_LINE = /\n[ \t]*(?:[-–—~][ \t]*)?([^\n]{1,60})\s*$/du;
+const LINE_DASH = /^[ \t]*(?:[-–—~][ \t]*)?/u;
 const LINE_NAME_END = /^[ \t]*[.!]?[ \t]*$/u;
+const MAX_LAST_LINE = 60;
 
 /**
  * A signature without a closing word: the message's last line holds only a name (one to four words,
  * the first a given name the lexicon knows, written with a capital).
  */
 function fromLastLine(text: string): Candidate[] {
-  const tail = text.slice(-200);
-  const m = LAST_LINE.exec(tail);
-  if (m === null) return [];
-  const start = text.length - tail.length + m.indices![1]![0];
+  const end = text.trimEnd().length;
+  const lineStart = text.lastIndexOf('\n', end - 1) + 1;
+  if (lineStart === 0 || end - lineStart > MAX_LAST_LINE) return [];
+  const start = lineStart + (LINE_DASH.exec(text.slice(lineStart, end))?.[0].length ?? 0);
   if (!startsWithKnownName(text, start)) return [];
   const name = personAt(text, start, 'capitalised', true);
-  if (name === null || !LINE_NAME_END.test(text.slice(name.end))) return [];
+  if (name === null || !LINE_NAME_END.test(text.slice(name.end, end))) return [];
   return [{ at: start, name: name.name }];
 }
 
