@@ -133,8 +133,9 @@ export function findPhoneMatches(text: string, defaultRegion: CountryCode, limit
   const international = findInternationalWithoutPlus(masked, defaultRegion);
   const separated = separateShortNumbers(masked, international);
   for (const match of searchPhoneNumbersInText(separated, options as { defaultCountry?: CountryCode })) {
-    if (international.some((p) => match.startsAt < p.end && match.endsAt > p.start)) continue;
-    const phone = phoneAt(masked, match.startsAt, match.endsAt, match.number);
+    // A number already read as international is not read again in the default region.
+    const readAlready = international.some((p) => match.startsAt < p.end && match.endsAt > p.start);
+    const phone = readAlready ? null : phoneAt(masked, match.startsAt, match.endsAt, match.number);
     if (phone !== null) found.push({ phone, start: match.startsAt, end: match.endsAt });
     if (found.length >= limit || ++candidates >= MAX_CANDIDATES) break;
   }
