@@ -130,7 +130,10 @@ export const ARTICLES_BEFORE_TITLE = list(`el la the`);
 export const SURNAME_NOUNS = list(`lease rent pool house tour bath`);
 
 /** Honorifics skipped before a name ("this is Dr. Amanda Ruiz" -> "Amanda Ruiz"). */
-export const TITLES = list(`mr mrs ms miss mx dr prof sr sra srta senor senora senorita don dona doctor doctora lic ing`);
+export const TITLES = list(`
+  mr mrs ms miss mx dr prof sr sra srta senor senora senorita don dona doctor doctora lic ing licenciado licenciada
+  ingeniero ingeniera arq profesor profesora sgt rev capt lt
+`);
 
 /** Generational suffixes kept after a surname ("Robert Johnson Jr."). */
 export const SUFFIXES = list(`jr sr ii iii iv`);
