@@ -106,6 +106,9 @@ function fromLastLine(text: string): Candidate[] {
   if (lineStart === 0 || end - lineStart > MAX_LAST_LINE) return [];
   const start = lineStart + (LINE_DASH.exec(text.slice(lineStart, end))?.[0].length ?? 0);
   if (!startsWithKnownName(text, start)) return [];
+  // A sentence broken over two lines ("can I talk to\nMaria", "my daughter\nEmma") names someone else.
+  const before = text.slice(Math.max(0, lineStart - 40), lineStart).trimEnd();
+  if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) return [];
   const name = personAt(text, start, 'capitalised', true);
   if (name === null || !LINE_NAME_END.test(text.slice(name.end, end))) return [];
   return [{ at: start, name: name.name }];
