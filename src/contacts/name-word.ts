@@ -42,8 +42,8 @@ const blocked = (folded: string): boolean =>
   NOT_A_NAME.has(folded) || NOT_A_NAME.has(folded.replace(/['’](?:s|re|m|ll|d|ve|t)$/, ''));
 
 // Endings of the adjectives, demonyms and job titles that follow "I'm" / "soy" ("Soy Venezolana",
-// "soy enfermera", "I'm Catholic", "i'm hopeful"); checked only on words not known as names.
-const COMMON_WORD_ENDING = /.{3}(?:ano|ana|ense|eno|ena|ero|era|ista|ico|ica|ado|ada|ido|ida|oso|osa|ment|ville|ing|ed|ic|ous|ful|less|able|ible|ive|ist)$/;
+// "soy enfermera", "soy chambeador", "I'm Catholic", "i'm hopeful"); checked only on words not known as names.
+const COMMON_WORD_ENDING = /.{3}(?:ano|ana|ense|eno|ena|ero|era|ista|ico|ica|ado|ada|ido|ida|oso|osa|ador|adora|edor|edora|ment|ville|ing|ed|ic|ous|ful|less|able|ible|ive|ist)$/;
 
 /** A name the lexicon knows, or a Vietnamese family name it may not ("Huynh", "Truong"). */
 export const isKnown = (word: Word): boolean =>

@@ -87,6 +87,7 @@ export const NOT_A_NAME_AFTER_INTRO = list(`
   guatemalteco guatemalteca nicaraguense costarricense panameno panamena peruano peruana ecuatoriano
   ecuatoriana argentino argentina chileno chilena uruguayo uruguaya paraguayo paraguaya boliviano
   boliviana espanol espanola brasileno brasilena estadounidense canadiense europeo europea
+  fan fans
   muslim jewish hindu buddhist sikh atheist agnostic lgbt lgbtq gay lesbian trans queer hispanic latinx asian
   testigo testiga dreamer adventista catolico catolica evangelico evangelica mormon musulman musulmana judio judia
   crazy awful vegan vegetarian tryna finna gonna wanna outta lowkey highkey literally basically
