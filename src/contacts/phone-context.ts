@@ -43,7 +43,8 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
     const label = labelOf(folded);
     if (label === 'phone') return label;
     if (label === 'not-phone') {
-      if (bridged) return label;
+      if (bridged && !(TOPIC_LABELS.has(folded) && afterPreposition(tokens, i))) return label;
+      bridged = false;
       words++;
     } else if (label === 'number') {
       // "my number", "mi número": the writer's own number, whatever labels stand further back.
@@ -56,6 +57,33 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
     }
   }
   return sawNumberWord ? 'phone' : null;
+}
+
+/**
+ * Labels that are also what a message is about: after a preposition ("call me about the deposit
+ * 713 ...", "problem with my door 713 ...", "llámame sobre la renta 713 ...") they are the topic, and
+ * the digits after them are not theirs. Labels of ids (order, ticket, confirmation, reserva) are
+ * not among them: "about ticket 3124478810" is still a ticket.
+ */
+const TOPIC_LABELS: ReadonlySet<string> = new Set([
+  'rent', 'renta', 'alquiler', 'deposit', 'deposito', 'lease', 'contrato', 'application', 'solicitud', 'payment', 'pago',
+  'door', 'puerta', 'gate', 'mailbox', 'buzon', 'building', 'edificio', 'apartment', 'apartamento', 'departamento', 'depto',
+  'apt', 'unit', 'unidad', 'room', 'cuarto', 'price', 'precio', 'cost', 'costo', 'budget', 'presupuesto',
+]);
+const TOPIC_PREPOSITIONS: ReadonlySet<string> = new Set([
+  'about', 'regarding', 're', 'with', 'for', 'on', 'at', 'in', 'to', 'sobre', 'con', 'para', 'por', 'en', 'a', 'al', 'acerca', 'respecto',
+]);
+/** How many words back from a topic label its preposition may stand ("with my patio door", "por lo del contrato"). */
+const TOPIC_REACH = 3;
+
+/** The label at `i` follows a preposition, an article, a possessive or a modifier maybe between ("about the rent"). */
+function afterPreposition(tokens: readonly string[], i: number): boolean {
+  for (let j = i - 1; j >= 0 && j >= i - TOPIC_REACH; j--) {
+    const token = tokens[j] ?? '';
+    if (/\p{N}/u.test(token)) return false;
+    if (TOPIC_PREPOSITIONS.has(fold(token))) return true;
+  }
+  return false;
 }
 
 /** Words after which a noun completes the label before them (Spanish puts the label first). */
