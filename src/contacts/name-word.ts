@@ -4,6 +4,7 @@
  */
 import { fold } from './fold.ts';
 import { isKnownName, isOtherKnownWord, isPlaceName } from './name-lexicon.ts';
+import { PHONE_WORDS } from './phone-words.ts';
 import { DATE_NAMES, NOT_A_NAME, NOT_A_NAME_AFTER_INTRO, PARTICLES, SPANISH_WORD_NAMES, TITLES, VIETNAMESE_FAMILY, WORD_NAMES } from './name-words.ts';
 
 /**
@@ -37,9 +38,12 @@ export function wordsFrom(text: string, start: number): Word[] {
 // A capital means something only in mixed case: in "THIS IS URGENT" every word has one.
 export const isCapitalised = (word: string): boolean => /^\p{Lu}/u.test(word) && word !== word.toUpperCase();
 
+/** Words that announce a contact detail: a name written before one ends there ("soy Julia Mora Cel 713 ...", "Jose Garcia Phone ..."). */
+const DETAIL_WORDS: ReadonlySet<string> = new Set(['email', 'e-mail', 'mail', 'correo', 'gmail']);
+
 /** Blocked words, also with an English contraction ("what's" -> "what"; "O'Brien" is not one). */
 const blocked = (folded: string): boolean =>
-  NOT_A_NAME.has(folded) || NOT_A_NAME.has(folded.replace(/['’](?:s|re|m|ll|d|ve|t)$/, ''));
+  NOT_A_NAME.has(folded) || PHONE_WORDS.has(folded) || DETAIL_WORDS.has(folded) || NOT_A_NAME.has(folded.replace(/['’](?:s|re|m|ll|d|ve|t)$/, ''));
 
 // Endings of the adjectives, demonyms and job titles that follow "I'm" / "soy" ("Soy Venezolana",
 // "soy enfermera", "soy chambeador", "I'm Catholic", "i'm hopeful"); checked only on words not known as names.
