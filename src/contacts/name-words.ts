@@ -160,6 +160,8 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
   { pattern: /\bme\s+(?:ll|y)amo\s+/giu, cue: 'strong' },
   { pattern: /\bmi\s+nombre\s+es\s+/giu, cue: 'strong' },
   { pattern: /(?<![\p{L}])(?:name|nombre)\s*:\s*/giu, cue: 'strong' },
+  // A header line "From: Derek Hall", "De: Alma Ruiz".
+  { pattern: /(?:^|\n)[ \t]*(?:from|de|remitente)[ \t]*:[ \t]*/giu, cue: 'known' },
   { pattern: /\bthis\s+is\s+/giu, cue: 'known', dateNames: true },
   { pattern: /\bi\s+am\s+/giu, cue: 'weak' },
   { pattern: /\bi['’]?m\s+/giu, cue: 'weak' },
@@ -209,6 +211,9 @@ export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son
 
 /** Staff named with their job right after ("Michelle Davis from leasing", "José Martínez de mantenimiento"). */
 export const STAFF_AFTER = /^\s*(?:,\s*)?(?:from|at|in|of|de|del)\s+(?:the\s+|la\s+|el\s+)?(?:leasing|maintenance|office|front\s+desk|management|oficina|mantenimiento|administraci[oó]n|gerencia)\b|^\s*(?:,\s*)?(?:the|la|el)\s+(?:manager|gerente|administrador[a]?|encargad[oa])\b/iu;
+
+/** Someone else introduced in the third person right before a name ("her name is Rosa Diaz", "ella se llama Irma Soto"). */
+export const THIRD_PERSON_BEFORE = /(?:\b(?:his|her|their|su)\s+name\s+is|\bse\s+llaman?|\b(?:she|he)['’]?s|\b(?:she|he)\s+is|(?<![\p{L}])(?:ella|[eé]l)\s+es)[\s,:]*$/iu;
 
 /** Someone else named as the one who told or sent the writer ("Laura Mendez told me to message you", "Rosa me dijo"). */
 export const OTHER_ACTOR_AFTER = /^\s*(?:told|said|says|recommended|referred|gave|(?:me|nos)\s+(?:dijo|dijeron|recomend[oó]|dio|pas[oó]))(?![\p{L}])/iu;
