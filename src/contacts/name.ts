@@ -6,10 +6,11 @@
  * that are not addressed to somebody else ("Hi Sarah", "speak with Maria Lopez").
  */
 import nlp from 'compromise';
-import { ADDRESSING_BEFORE, DATE_NAMES, INTRO_CUES, NOT_A_NAME, OTHER_ACTOR_AFTER, THIRD_PERSON_BEFORE, PLACE_FROM_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
+import { ADDRESSING_BEFORE, DATE_NAMES, INTRO_CUES, TITLES, NOT_A_NAME, OTHER_ACTOR_AFTER, THIRD_PERSON_BEFORE, PLACE_FROM_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER } from './name-words.ts';
 import { fold } from './fold.ts';
 import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts';
 import { personAt } from './name-person.ts';
+import type { NameFound } from './name-parse.ts';
 import { isShouted, unshout } from './name-case.ts';
 import { isKnownName } from './name-lexicon.ts';
 
@@ -85,10 +86,24 @@ function fromSignOffs(text: string): Candidate[] {
     const start = m.index + m[0].length;
     // A closing says a person follows: a surname that is also a place word stays a name after a
     // known first name ("Kind regards,\nEthan Park").
-    const name = personAt(text, start, 'capitalised', startsWithKnownName(text, start));
+    const name = personAt(text, start, 'capitalised', startsWithKnownName(text, start)) ?? lowerCaseSignature(text, start);
     if (name !== null && isSignatureEnd(text.slice(name.end))) found.push({ at: start, name: name.name });
   }
   return found;
+}
+
+/**
+ * "saludos, ana", "thanks - jake": in lower case, a signature that ends the message and opens with
+ * a given name the lexicon knows (not a title: "thanks, ms. lopez" thanks the office).
+ */
+const NOT_SIGNATURE_OPENING: ReadonlySet<string> = new Set(['sir', 'madam', 'maam', "ma'am", 'boss', 'señor', 'senor', 'señora', 'senora', 'jefe', 'jefa']);
+
+function lowerCaseSignature(text: string, start: number): NameFound | null {
+  FIRST_WORD.lastIndex = start;
+  const word = fold(FIRST_WORD.exec(text)?.[0] ?? '');
+  if (TITLES.has(word) || NOT_SIGNATURE_OPENING.has(word) || !isKnownName(word)) return null;
+  const name = personAt(text, start, 'known');
+  return name !== null && SIGNATURE_END.test(text.slice(name.end).trimStart()) ? name : null;
 }
 
 // The last line of a message of several lines, alone: "see you tomorrow!\nWes", "...\n- Gloria Reyes".
