@@ -82,28 +82,31 @@ const ENTITY_WORD = /\p{L}[\p{L}\p{M}'’-]*/gu;
 
 function fromSignOffs(text: string): Candidate[] {
   const found: Candidate[] = [];
+  const end = text.trimEnd().length;
   for (const m of text.matchAll(SIGN_OFF)) {
     const start = m.index + m[0].length;
     // A closing says a person follows: a surname that is also a place word stays a name after a
     // known first name ("Kind regards,\nEthan Park").
-    const name = personAt(text, start, 'capitalised', startsWithKnownName(text, start)) ?? lowerCaseSignature(text, start);
+    const name = personAt(text, start, 'capitalised', startsWithKnownName(text, start)) ?? lowerCaseSignature(text, start, end);
     if (name !== null && isSignatureEnd(text.slice(name.end))) found.push({ at: start, name: name.name });
   }
   return found;
 }
 
-/**
- * "saludos, ana", "thanks - jake": in lower case, a signature that ends the message and opens with
- * a given name the lexicon knows (not a title: "thanks, ms. lopez" thanks the office).
- */
-const NOT_SIGNATURE_OPENING: ReadonlySet<string> = new Set(['sir', 'madam', 'maam', "ma'am", 'boss', 'señor', 'senor', 'señora', 'senora', 'jefe', 'jefa']);
+// Words that open a closing's address to the staff, not a signature ("thanks, sir").
+const NOT_SIGNATURE_OPENING: ReadonlySet<string> = new Set(['sir', 'madam', 'maam', "ma'am", 'boss', 'senor', 'senora', 'jefe', 'jefa']);
 
-function lowerCaseSignature(text: string, start: number): NameFound | null {
+/**
+ * "saludos, ana", "thanks - jake": in lower case, a signature that ends the message (`end`, white
+ * space trimmed) and opens with a given name the lexicon knows, not a title ("thanks, ms. lopez"
+ * thanks the office).
+ */
+function lowerCaseSignature(text: string, start: number, end: number): NameFound | null {
   FIRST_WORD.lastIndex = start;
   const word = fold(FIRST_WORD.exec(text)?.[0] ?? '');
   if (TITLES.has(word) || NOT_SIGNATURE_OPENING.has(word) || !isKnownName(word)) return null;
   const name = personAt(text, start, 'known');
-  return name !== null && SIGNATURE_END.test(text.slice(name.end).trimStart()) ? name : null;
+  return name !== null && name.end >= end - 1 && /^[.!]?$/u.test(text.slice(name.end, end)) ? name : null;
 }
 
 // The last line of a message of several lines, alone: "see you tomorrow!\nWes", "...\n- Gloria Reyes".
