@@ -174,8 +174,8 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
   // ("call me at ...", "call me back" read no name: those words are never names).
   { pattern: /\b(?:you|u|ya)\s+(?:can|may|could)\s+call\s+me\s+|\b(?:everyone|everybody|people|friends)\s+calls?\s+me\s+|(?<![\p{L}])(?:me\s+dicen|d[ií]game|d[ií]ganme)\s+/giu, cue: 'known' },
   { pattern: /\bit['’]?s\s+/giu, cue: 'known' },
-  // "it's me, Anita from 6B", "it's me Trevor".
-  { pattern: /\bit['’]?s\s+me[,!–—-]?\s+/giu, cue: 'known' },
+  // "it's me, Anita from 6B", "it's me Trevor", "soy yo, Marisol".
+  { pattern: /\bit['’]?s\s+me[,!–—-]?\s+|(?<![\p{L}])soy\s+yo[,!–—-]?\s+/giu, cue: 'known' },
   { pattern: /(?<![\p{L}])quien\s+(?:les?\s+)?escribe\s+es\s+(?:(?:el|la)\s+)?(?:se[nñ]ora?\s+|se[nñ]orita\s+)?/giu, cue: 'strong' },
   // "Aquí Marta Salinas": only at the start of a clause ("aquí no hay agua" reads no name).
   { pattern: /(?:^|[.!?,;]\s*|\bhola\s*(?:,\s*)?)aqu[ií]\s+/giu, cue: 'known', dateNames: true },
