@@ -72,9 +72,15 @@ const SEPARATED_CONTACT = /^[,;:–—-]\s*(?:[\w.+-]+@|\+?\(?\d)/u;
 // A contact on a later line: no white space before the first line end may be taken for one after it.
 const NEXT_LINE_CONTACT = /^[^\S\n]*\n\s*(?:[\w.+-]+@|\+?\(?\d)/u;
 
-function isSignatureEnd(after: string): boolean {
+// Only this much of the text after a name is read: a message made of closings and names costs a
+// bounded read per closing, not the rest of the message each time.
+const AFTER_SIGNATURE_CHARS = 120;
+
+/** The name ending at `at` ends the message (`end`: its length without trailing white space) or is followed by a contact. */
+function isSignatureEnd(text: string, at: number, end: number): boolean {
+  const after = text.slice(at, at + AFTER_SIGNATURE_CHARS);
   const rest = after.trimStart();
-  return SIGNATURE_END.test(rest) || SEPARATED_CONTACT.test(rest) || NEXT_LINE_CONTACT.test(after);
+  return (end - at <= AFTER_SIGNATURE_CHARS && SIGNATURE_END.test(text.slice(at, end).trimStart())) || SEPARATED_CONTACT.test(rest) || NEXT_LINE_CONTACT.test(after);
 }
 
 // The words of an entity, punctuation left out: "(Maria Lopez)," -> "Maria", "Lopez".
@@ -88,7 +94,7 @@ function fromSignOffs(text: string): Candidate[] {
     // A closing says a person follows: a surname that is also a place word stays a name after a
     // known first name ("Kind regards,\nEthan Park").
     const name = personAt(text, start, 'capitalised', startsWithKnownName(text, start)) ?? lowerCaseSignature(text, start, end);
-    if (name !== null && isSignatureEnd(text.slice(name.end))) found.push({ at: start, name: name.name });
+    if (name !== null && isSignatureEnd(text, name.end, end)) found.push({ at: start, name: name.name });
   }
   return found;
 }
