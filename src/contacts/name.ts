@@ -99,6 +99,9 @@ function fromSignOffs(text: string): Candidate[] {
   return found;
 }
 
+// After the name, only a full stop or "!" (white space trimmed first: runs of spaces on both sides of an optional mark backtrack).
+const LINE_NAME_END = /^[.!]?$/u;
+
 // Words that open a closing's address to the staff, not a signature ("thanks, sir").
 const NOT_SIGNATURE_OPENING: ReadonlySet<string> = new Set(['sir', 'madam', 'maam', "ma'am", 'boss', 'senor', 'senora', 'jefe', 'jefa']);
 
@@ -112,12 +115,11 @@ function lowerCaseSignature(text: string, start: number, end: number): NameFound
   const word = fold(FIRST_WORD.exec(text)?.[0] ?? '');
   if (TITLES.has(word) || NOT_SIGNATURE_OPENING.has(word) || !isKnownName(word)) return null;
   const name = personAt(text, start, 'known');
-  return name !== null && name.end >= end - 1 && /^[.!]?$/u.test(text.slice(name.end, end)) ? name : null;
+  return name !== null && name.end >= end - 1 && LINE_NAME_END.test(text.slice(name.end, end)) ? name : null;
 }
 
 // The last line of a message of several lines, alone: "see you tomorrow!\nWes", "...\n- Gloria Reyes".
 const LINE_DASH = /^[ \t]*(?:[-–—~][ \t]*)?/u;
-const LINE_NAME_END = /^[ \t]*[.!]?[ \t]*$/u;
 const MAX_LAST_LINE = 60;
 
 /**
@@ -134,7 +136,7 @@ function fromLastLine(text: string): Candidate[] {
   const before = text.slice(Math.max(0, lineStart - 40), lineStart).trimEnd();
   if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) return [];
   const name = personAt(text, start, 'capitalised', true);
-  if (name === null || !LINE_NAME_END.test(text.slice(name.end, end))) return [];
+  if (name === null || !LINE_NAME_END.test(text.slice(name.end, end).trim())) return [];
   return [{ at: start, name: name.name }];
 }
 
