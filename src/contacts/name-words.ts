@@ -25,6 +25,7 @@ export const NOT_A_NAME = list(`
   who what when where why how which is are was were be been am do does did have has had will would can
   could should may might must need want like love let get got make take going
   maintenance management leasing team staff crew familia family
+  mantenimiento administracion gerencia recepcion seguridad vigilancia limpieza conserjeria porteria
   tenant tenants resident residents owner landlord manager agent neighbor roommate wife husband mom dad
   mother father son daughter family friend student nurse doctor teacher someone somebody anyone everyone
   y o de del la las el los un una unos unas en con para por que mi mis tu su sus es son soy esta estoy
@@ -87,7 +88,7 @@ export const NOT_A_NAME_AFTER_INTRO = list(`
   guatemalteco guatemalteca nicaraguense costarricense panameno panamena peruano peruana ecuatoriano
   ecuatoriana argentino argentina chileno chilena uruguayo uruguaya paraguayo paraguaya boliviano
   boliviana espanol espanola brasileno brasilena estadounidense canadiense europeo europea
-  fan fans
+  fan fans representante asistente comerciante ayudante dependiente
   muslim jewish hindu buddhist sikh atheist agnostic lgbt lgbtq gay lesbian trans queer hispanic latinx asian
   testigo testiga dreamer adventista catolico catolica evangelico evangelica mormon musulman musulmana judio judia
   crazy awful vegan vegetarian tryna finna gonna wanna outta lowkey highkey literally basically
@@ -208,6 +209,9 @@ export const PLACE_FROM_BEFORE = /(?:\b(?:soy|somos|vengo|venimos|vivo|vivimos|e
 
 /** A relative or a neighbour named right before ("my neighbor Dave Collins", "mi hija Daniela Soto"); tested on trimmed text. */
 export const RELATION_BEFORE = /\b(?:my|mi|our|nuestr[oa])\s+(?:husband|wife|son|daughter|mom|mother|dad|father|brother|sister|neighbou?r|roommate|room\s+mate|friend|boyfriend|girlfriend|partner|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandson|granddaughter|coworker|co-worker|landlord|manager|esposo|esposa|hij[oa]|mam[aá]|pap[aá]|herman[oa]|vecin[oa]|novi[oa]|amig[oa]|prim[oa]|t[ií][oa]|sobrin[oa]|niet[oa]|suegr[oa]|cu[nñ]ad[oa]|pareja|compa[nñ]er[oa](?:\s+de\s+(?:cuarto|piso|casa|depa|departamento|trabajo))?|roomie|gerente),?$|\b(?:the|el|la)\s+(?:(?:old|previous|former|last)\s+)?(?:tenant|resident|owner|inquilin[oa]|residente|due[nñ][oa]|propietari[oa])(?:\s+anterior)?,?$|\b(?:the|el|la|los|las)\s+(?:mother|father|mom|dad|wife|husband|son|daughter|mam[aá]|pap[aá]|madre|padre|esposa?|esposo|hij[oa]s?|herman[oa]s?|t[ií][oa]|abuel[oa]|niet[oa]|novi[oa]|amig[oa])\s+(?:of|de)(?:\s+(?:la|el|the))?(?:\s+(?:sra?|srta|mrs?|ms|se[nñ]ora?)\.?)?$/iu;
+
+/** Staff named with their job right before ("the maintenance tech Gary Olsen", "la administradora Carmen López"); tested on trimmed text. */
+export const STAFF_BEFORE = /\b(?:the|el|la|los|las|my|mi|our|nuestr[oa]|your|su)\s+(?:(?:maintenance|leasing|property|building|office|de\s+mantenimiento)\s+)?(?:t[eé]cnic[oa]|technician|tech|administrador(?:a)?|encargad[oa]|gerente|manager|agente|agent|asesor(?:a)?|plomero|plumber|electricista|electrician|handyman|super|superintendent|conserje|portero|vigilante|guardia|guard|arrendador(?:a)?|caser[oa]|realtor|leasing\s+agent|property\s+manager)\s*,?$/iu;
 
 /** Staff named with their job right after ("Michelle Davis from leasing", "José Martínez de mantenimiento"). */
 export const STAFF_AFTER = /^\s*(?:,\s*)?(?:from|at|in|of|de|del)\s+(?:the\s+|la\s+|el\s+)?(?:leasing|maintenance|office|front\s+desk|management|oficina|mantenimiento|administraci[oó]n|gerencia)\b|^\s*(?:,\s*)?(?:the|la|el)\s+(?:manager|gerente|administrador[a]?|encargad[oa])\b/iu;
