@@ -6,7 +6,7 @@
  * that are not addressed to somebody else ("Hi Sarah", "speak with Maria Lopez").
  */
 import nlp from 'compromise';
-import { ADDRESSING_BEFORE, DATE_NAMES, INTRO_CUES, TITLES, NOT_A_NAME, OTHER_ACTOR_AFTER, THIRD_PERSON_BEFORE, PLACE_FROM_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER, STAFF_BEFORE } from './name-words.ts';
+import { ADDRESSING_BEFORE, DATE_NAMES, INTRO_CUES, TITLES, NOT_A_NAME, OTHER_ACTOR_AFTER, THIRD_PERSON_BEFORE, PLACE_FROM_BEFORE, QUESTION_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER, STAFF_BEFORE } from './name-words.ts';
 import { fold } from './fold.ts';
 import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts';
 import { personAt } from './name-person.ts';
@@ -155,7 +155,7 @@ function fromEntities(text: string): Candidate[] {
     const words = Array.from(person.text.matchAll(ENTITY_WORD), ([word]) => fold(word));
     if (words.length < 2 || words.some((word) => NOT_A_NAME.has(word))) continue;
     const before = text.slice(Math.max(0, at - 40), Math.max(0, at)).trimEnd();
-    if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before) || STAFF_BEFORE.test(before) || PLACE_FROM_BEFORE.test(before) || THIRD_PERSON_BEFORE.test(before)) continue;
+    if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before) || STAFF_BEFORE.test(before) || PLACE_FROM_BEFORE.test(before) || THIRD_PERSON_BEFORE.test(before) || QUESTION_BEFORE.test(before)) continue;
     const name = personAt(text, at, 'capitalised');
     if (name !== null && (STAFF_AFTER.test(text.slice(name.end, name.end + 40)) || OTHER_ACTOR_AFTER.test(text.slice(name.end, name.end + 40)))) continue;
     if (name !== null && name.name.includes(' ')) found.push({ at, name: name.name });
