@@ -6,7 +6,7 @@
  * that are not addressed to somebody else ("Hi Sarah", "speak with Maria Lopez").
  */
 import nlp from 'compromise';
-import { ADDRESSING_BEFORE, DATE_NAMES, INTRO_CUES, TITLES, NOT_A_NAME, OTHER_ACTOR_AFTER, THIRD_PERSON_BEFORE, PLACE_FROM_BEFORE, QUESTION_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER, STAFF_BEFORE } from './name-words.ts';
+import { ADDRESSING_BEFORE, DATE_NAMES, INTRO_CUES, TITLES, NOT_A_NAME, OTHER_ACTOR_AFTER, THIRD_PERSON_BEFORE, PLACE_FROM_BEFORE, QUESTION_BEFORE, RELATION_BEFORE, SIGN_OFF, STAFF_AFTER, STAFF_BEFORE, SURNAME_PREFIXES } from './name-words.ts';
 import { fold } from './fold.ts';
 import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts';
 import { personAt } from './name-person.ts';
@@ -140,6 +140,44 @@ function fromLastLine(text: string): Candidate[] {
   return [{ at: start, name: name.name }];
 }
 
+// The last sentence of a message, alone: "Please call me back. Sam", "Can I tour Friday? Dana Reyes".
+const SENTENCE_BREAK = /[.!?][ \t]+/gu;
+const THREE_WORDS = /\S+\s+\S+\s+\S+/u;
+const LETTER = /\p{L}/u;
+
+/** The word that ends `text` ("Mr" in "... Mr"), read backwards without a pattern. */
+function lastWordOf(text: string): string {
+  let i = text.length;
+  while (i > 0 && LETTER.test(text[i - 1]!)) i--;
+  return text.slice(i);
+}
+
+/**
+ * A signature after the message's last full stop, "!" or "?" on its line: a given name the lexicon
+ * knows, written with a capital, and nothing after it. Not after a title, a prefix or an initial
+ * ("Mr. Sam", "St. Louis", "J. Smith"), nor after a bare greeting ("Hello. Sam").
+ */
+function fromLastSentence(text: string): Candidate[] {
+  const end = text.trimEnd().length;
+  const from = Math.max(0, end - MAX_LAST_LINE);
+  const tail = text.slice(from, end);
+  let breakAt = -1;
+  let start = -1;
+  for (const m of tail.matchAll(SENTENCE_BREAK)) {
+    breakAt = m.index;
+    start = from + m.index + m[0].length;
+  }
+  if (start < 0 || text.slice(start, end).includes('\n')) return [];
+  const wordBefore = fold(lastWordOf(tail.slice(0, breakAt)));
+  if (tail[breakAt] === '.' && (TITLES.has(wordBefore) || SURNAME_PREFIXES.has(wordBefore) || wordBefore.length === 1)) return [];
+  const lineStart = text.lastIndexOf('\n', start) + 1;
+  if (!THREE_WORDS.test(text.slice(Math.max(lineStart, start - MAX_LAST_LINE), from + breakAt))) return [];
+  if (!startsWithKnownName(text, start)) return [];
+  const name = personAt(text, start, 'capitalised', true);
+  if (name === null || !LINE_NAME_END.test(text.slice(name.end, end).trim())) return [];
+  return [{ at: start, name: name.name }];
+}
+
 // compromise costs about 25 ms per 1,000 characters; a name given without an introduction sits near
 // the start of a message, so only that part is parsed (the patterns above read the whole text).
 const ENTITY_SCAN_CHARS = 1000;
@@ -170,6 +208,6 @@ const first = (candidates: Candidate[]): string | null =>
 export function findName(written: string): string | null {
   const shouted = isShouted(written);
   const text = shouted ? unshout(written) : written;
-  return fromFormFields(text) ?? first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromLastLine(text)) ??
+  return fromFormFields(text) ?? first(fromIntroductions(text)) ?? fromFormLine(text) ?? first(fromNameHere(text)) ?? first(fromSignOffs(text)) ?? first(fromLastLine(text)) ?? first(fromLastSentence(text)) ??
     fromParenthesised(text) ?? (shouted ? null : first(fromEntities(text))); // entities need the case the writer chose
 }
