@@ -142,7 +142,7 @@ function fromLastLine(text: string): Candidate[] {
 
 // The last sentence of a message, alone: "Please call me back. Sam", "Can I tour Friday? Dana Reyes".
 const SENTENCE_BREAK = /[.!?][ \t]+/gu;
-const THREE_WORDS = /\S+\s+\S+\s+\S+/u;
+const WHITE_SPACE = /\s+/u;
 const LETTER = /\p{L}/u;
 
 /** The word that ends `text` ("Mr" in "... Mr"), read backwards without a pattern. */
@@ -171,7 +171,7 @@ function fromLastSentence(text: string): Candidate[] {
   const wordBefore = fold(lastWordOf(tail.slice(0, breakAt)));
   if (tail[breakAt] === '.' && (TITLES.has(wordBefore) || SURNAME_PREFIXES.has(wordBefore) || wordBefore.length === 1)) return [];
   const lineStart = text.lastIndexOf('\n', start) + 1;
-  if (!THREE_WORDS.test(text.slice(Math.max(lineStart, start - MAX_LAST_LINE), from + breakAt))) return [];
+  if (text.slice(Math.max(lineStart, start - MAX_LAST_LINE), from + breakAt).trim().split(WHITE_SPACE).length < 3) return [];
   if (!startsWithKnownName(text, start)) return [];
   const name = personAt(text, start, 'capitalised', true);
   if (name === null || !LINE_NAME_END.test(text.slice(name.end, end).trim())) return [];
