@@ -30,10 +30,10 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
   const clause = window.slice(Math.max(window.lastIndexOf('!'), window.lastIndexOf('?'), window.lastIndexOf('\n'), fullStop) + 1);
   const tokens = Array.from(clause.matchAll(TOKEN), (m) => m[0]);
   let sawNumberWord = false;
-  // Only words such as "number", "is", "the", "my", "de" stand between the digits and a label of
-  // something else: "confirmation number 3124...", "reserva, the number ...". After any other word
-  // a label is the sentence's topic, not these digits' name ("my rent is late, 713 ...", "text me
-  // about the rent at 713 ...", "la puerta no cierra 713 ...").
+  // A property word (rent, door, building...) labels the digits only when nothing but "number",
+  // "is", "the", "my", "de"... stands between them ("reserva, the number ..."); after any other word
+  // it is the sentence's topic, not these digits' name ("my rent is late, 713 ...", "text me about
+  // the rent at 713 ...", "la puerta no cierra 713 ..."). Ids label the digits anywhere in the window.
   let bridged = true;
   let words = 0;
   for (let i = tokens.length - 1; i >= 0 && words < LOOK_BACK_WORDS; i--) {
@@ -43,7 +43,9 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
     const label = labelOf(folded);
     if (label === 'phone') return label;
     if (label === 'not-phone') {
-      if (bridged && !(TOPIC_LABELS.has(folded) && afterPreposition(tokens, i))) return label;
+      // Ids ("account", "ticket", "confirmation") label the digits anywhere in the window, as
+      // before; a property word only next to them and not after a preposition.
+      if (!TOPIC_LABELS.has(folded) || (bridged && !afterPreposition(tokens, i))) return label;
       bridged = false;
       words++;
     } else if (label === 'number') {
@@ -68,7 +70,7 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
 const TOPIC_LABELS: ReadonlySet<string> = new Set([
   'rent', 'renta', 'alquiler', 'deposit', 'deposito', 'lease', 'contrato', 'application', 'solicitud', 'payment', 'pago',
   'door', 'puerta', 'gate', 'mailbox', 'buzon', 'building', 'edificio', 'apartment', 'apartamento', 'departamento', 'depto',
-  'apt', 'unit', 'unidad', 'room', 'cuarto', 'price', 'precio', 'cost', 'costo', 'budget', 'presupuesto',
+  'apt', 'unit', 'unidad', 'room', 'cuarto', 'price', 'precio', 'cost', 'costo', 'budget', 'presupuesto', 'floor', 'piso', 'tower', 'torre',
 ]);
 const TOPIC_PREPOSITIONS: ReadonlySet<string> = new Set([
   'about', 'regarding', 're', 'with', 'for', 'on', 'at', 'in', 'to', 'sobre', 'con', 'para', 'por', 'en', 'a', 'al', 'acerca', 'respecto',

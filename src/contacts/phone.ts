@@ -11,6 +11,8 @@
 import { isSupportedCountry, parsePhoneNumber, searchPhoneNumbersInText, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 import { findEmails } from './email.ts';
 import { countryHint, isGluedToLetters, isMoneyOrMeasure, labelBefore, labelledAfterAsOther } from './phone-context.ts';
+import { ID_WORDS, labelOf } from './phone-words.ts';
+import { fold } from './fold.ts';
 import { isReachableShape, isTypicalLayout } from './phone-layout.ts';
 
 // libphonenumber's matcher gives up after this many rejected candidates. Without the bound a
@@ -34,9 +36,10 @@ function maskEmails(text: string): string {
 const SHORT_NUMBER_THEN_PHONE = /(?<![\d.,])(\d{1,6})[,;)\]](?=[ \t]{1,3}\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}(?![\d-]))/g;
 // "apt 12 713 448 2290", "lot 12 space 4 281 ...", "#12 832 ...", "at 12:30 713 ...": the short number
 // is followed by spaces only. The space after it becomes a "|" unless the short number is a trunk
-// "1", follows a "+", or is the calling code of a valid number after a phone cue ("whatsapp 57 310
-// 558 2291" is Colombian: see INTERNATIONAL_WITHOUT_PLUS).
-const SHORT_NUMBER_SPACE_PHONE = /(?<![\d.,+])(\d{1,6})[ \t](?=[ \t]{0,2}\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4}(?![\d-]))/g;
+// "1", follows a "+" or an id's label ("ticket 57 310 ..."), is the calling code of a number read
+// as international after a cue (INTERNATIONAL_WITHOUT_PLUS), or, with no label before it, makes a
+// valid international number with the phone ("57 310 558 2291" is Colombian, not a US number).
+const SHORT_NUMBER_SPACE_PHONE = /(?<![\d.,+])(\d{1,6})[ \t](?=[ \t]{0,2}(\(?\d{3}\)?[ .-]?\d{3}[ .-]?\d{4})(?![\d-]))/g;
 // Digit groups that may be an international number written without its "+" ("52 1 33 1829 4471",
 // "57 310 558 2291", "34 612 345 678") or a foreign national one ("612 34 56 78" de España): read so
 // only after a phone cue (internationalAt).
@@ -113,12 +116,41 @@ function findInternationalWithoutPlus(masked: string, defaultRegion: CountryCode
   return found;
 }
 
+const LETTER = /[\p{L}\p{M}]/u;
+
+/** The word right before `at`, past spaces and a "#" ("ticket 57 ...", "order # 12 ..."), read backwards without a pattern. */
+function wordBefore(text: string, at: number): string {
+  let end = at;
+  while (end > 0 && at - end < 4 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '#')) end--;
+  let start = end;
+  while (start > 0 && end - start < 30 && LETTER.test(text[start - 1]!)) start--;
+  return text.slice(start, end);
+}
+
+/** An id's label ("ticket", "order", "confirmation") right before: the digits after it are all the id's. */
+function afterIdLabel(masked: string, at: number): boolean {
+  return ID_WORDS.has(fold(wordBefore(masked, at)).replace(/['’]s$/u, ''));
+}
+
 /** Splits a short number from the phone after it (see SHORT_NUMBER_SPACE_PHONE), offsets kept. */
 function separateShortNumbers(masked: string, international: readonly PhoneMatch[]): string {
   const inInternational = (at: number): boolean => international.some((p) => at >= p.start && at < p.end);
   return masked
     .replace(SHORT_NUMBER_THEN_PHONE, '$1|')
-    .replace(SHORT_NUMBER_SPACE_PHONE, (whole: string, short: string, at: number) => (short === '1' || inInternational(at) ? whole : `${short}|`));
+    .replace(SHORT_NUMBER_SPACE_PHONE, (whole: string, short: string, rest: string, at: number) =>
+      short === '1' || inInternational(at) || afterIdLabel(masked, at) || (!afterLabel(masked, at) && isInternational(short, rest)) ? whole : `${short}|`);
+}
+
+/** A label of something else or a "#" right before `at` ("apt 12", "#12", "lot 12", "12:30"). */
+function afterLabel(masked: string, at: number): boolean {
+  const before = masked[at - 1];
+  if (before === '#' || before === ':' || before === '/') return true;
+  return labelOf(fold(wordBefore(masked, at))) === 'not-phone';
+}
+
+/** `short` and `rest` together are a valid number read with a "+" ("57" + "310 558 2291"). */
+function isInternational(short: string, rest: string): boolean {
+  return parseOrNull(`+${short}${digitsOf(rest)}`)?.isValid() === true;
 }
 
 /** The phone numbers in the text, in order, as E.164 with where they were written (at most `limit`). */
