@@ -135,10 +135,14 @@ function afterIdLabel(masked: string, at: number): boolean {
 /** Splits a short number from the phone after it (see SHORT_NUMBER_SPACE_PHONE), offsets kept. */
 function separateShortNumbers(masked: string, international: readonly PhoneMatch[]): string {
   const inInternational = (at: number): boolean => international.some((p) => at >= p.start && at < p.end);
+  let seen = 0;
   return masked
     .replace(SHORT_NUMBER_THEN_PHONE, '$1|')
-    .replace(SHORT_NUMBER_SPACE_PHONE, (whole: string, short: string, rest: string, at: number) =>
-      short === '1' || inInternational(at) || afterIdLabel(masked, at) || (!afterLabel(masked, at) && isInternational(short, rest)) ? whole : `${short}|`);
+    .replace(SHORT_NUMBER_SPACE_PHONE, (whole: string, short: string, rest: string, at: number) => {
+      // Like the candidates, only the first few are weighed (each may parse a number); the rest stay as written.
+      if (++seen > MAX_CANDIDATES) return whole;
+      return short === '1' || inInternational(at) || afterIdLabel(masked, at) || (!afterLabel(masked, at) && isInternational(short, rest)) ? whole : `${short}|`;
+    });
 }
 
 /** A label of something else or a "#" right before `at` ("apt 12", "#12", "lot 12", "12:30"). */
