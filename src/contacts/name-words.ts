@@ -146,11 +146,12 @@ export const PARTICLES = list(`de del la las los da das do dos di du van von der
 /**
  * Words that introduce a name, strongest first (see `NameCue`). `dateNames`: after the cue, a month
  * that is also a given name, written with a capital and ending the clause, is the name ("this is
- * April, unit 3", "habla Abril, depto 3"; not "it's May 3rd", "it's May already"). "my name is" introduces nothing but a
+ * April, unit 3", "habla Abril, depto 3"; not "it's May 3rd", "it's May already"). `field`: a form's
+ * name field, which may hold "Surname, Given name" ("Name: Smith, John"). "my name is" introduces nothing but a
  * name; "I'm" and "soy" also introduce states ("I'm interested", "soy estudiante"); "it's" and "habla"
  * introduce too much else to guess lower-case names after them.
  */
-export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak' | 'known'; dateNames?: boolean }> = [
+export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak' | 'known'; dateNames?: boolean; field?: boolean }> = [
   { pattern: /\bmy\s+name\s+is\s+/giu, cue: 'strong' },
   { pattern: /\bmy\s+name['’]?s\s+/giu, cue: 'strong' },
   { pattern: /\bname['’]s\s+/giu, cue: 'strong' },
@@ -160,7 +161,7 @@ export const INTRO_CUES: ReadonlyArray<{ pattern: RegExp; cue: 'strong' | 'weak'
   { pattern: /(?:^|[.!?,;]\s*|\b(?:hi|hello|hey)[\s,]+)names\s+/giu, cue: 'known' },
   { pattern: /\bme\s+(?:ll|y)amo\s+/giu, cue: 'strong' },
   { pattern: /\bmi\s+nombre\s+es\s+/giu, cue: 'strong' },
-  { pattern: /(?<![\p{L}])(?:name|nombre)\s*:\s*/giu, cue: 'strong' },
+  { pattern: /(?<![\p{L}])(?:name|nombre)\s*:\s*/giu, cue: 'strong', field: true },
   // A header line "From: Derek Hall", "De: Alma Ruiz".
   { pattern: /(?:^|\n)[ \t]*(?:from|de|remitente)[ \t]*:[ \t]*/giu, cue: 'known' },
   { pattern: /\bthis\s+is\s+/giu, cue: 'known', dateNames: true },

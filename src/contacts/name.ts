@@ -12,7 +12,7 @@ import { fromFormFields, fromFormLine, fromParenthesised } from './name-forms.ts
 import { personAt } from './name-person.ts';
 import type { NameFound } from './name-parse.ts';
 import { isShouted, unshout } from './name-case.ts';
-import { isKnownName } from './name-lexicon.ts';
+import { isGivenName, isKnownName } from './name-lexicon.ts';
 
 interface Candidate { at: number; name: string }
 
@@ -26,12 +26,28 @@ function dateNameAt(text: string, start: number): string | null {
   return word !== undefined && DATE_NAMES.has(fold(word)) ? word : null;
 }
 
+// After a field's surname: a comma, then the given name ending the line ("Name: Smith, John").
+const COMMA_THEN = /^[ \t]*,[ \t]*/u;
+const LINE_END = /^[ \t]*(?:\r?\n|$)/u;
+
+/** "Smith, John" in a name field: one surname (not a given name), a comma, one given name the lexicon knows, the line's end. */
+function surnameFirst(text: string, surname: NameFound): string | null {
+  // "Name: Maria, Ana" lists two people: the first word must not be a given name.
+  if (surname.name.includes(' ') || isGivenName(surname.name)) return null;
+  const comma = COMMA_THEN.exec(text.slice(surname.end, surname.end + 10));
+  if (comma === null || !startsWithKnownName(text, surname.end + comma[0].length)) return null;
+  const given = personAt(text, surname.end + comma[0].length, 'strong');
+  if (given === null || given.name.includes(' ') || !LINE_END.test(text.slice(given.end, given.end + 20))) return null;
+  return `${given.name} ${surname.name}`;
+}
+
 function fromIntroductions(text: string): Candidate[] {
   const found: Candidate[] = [];
-  for (const { pattern, cue, dateNames } of INTRO_CUES) {
+  for (const { pattern, cue, dateNames, field } of INTRO_CUES) {
     for (const m of text.matchAll(pattern)) {
       const start = m.index + m[0].length;
-      const name = personAt(text, start, cue)?.name ?? (dateNames === true ? dateNameAt(text, start) : null);
+      const person = personAt(text, start, cue);
+      const name = (field === true && person !== null ? surnameFirst(text, person) : null) ?? person?.name ?? (dateNames === true ? dateNameAt(text, start) : null);
       if (name !== null) found.push({ at: m.index, name });
     }
   }
