@@ -6,7 +6,7 @@
  * "Victor Huang (unit 1507): ..."). Each reading is bounded: a few patterns, a few lines.
  */
 import { isCapitalised } from './name-word.ts';
-import { PARTICLES, RELATION_BEFORE, ADDRESSING_BEFORE } from './name-words.ts';
+import { PARTICLES, RELATION_BEFORE, ADDRESSING_BEFORE, STAFF_BEFORE } from './name-words.ts';
 import { personAt } from './name-person.ts';
 import { fold } from './fold.ts';
 import nlp from 'compromise';
@@ -89,7 +89,7 @@ export function fromParenthesised(text: string): string | null {
   for (const m of text.matchAll(OPEN_PARENTHESIS)) {
     if (++seen > MAX_PARENTHESES) break;
     const before = text.slice(Math.max(0, m.index - 40), m.index).trimEnd();
-    if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before)) continue;
+    if (ADDRESSING_BEFORE.test(before) || RELATION_BEFORE.test(before) || STAFF_BEFORE.test(before)) continue;
     const name = personAt(text, m.index + m[0].length, 'capitalised');
     if (name !== null && name.name.includes(' ') && UNIT_AFTER_NAME.test(text.slice(name.end, name.end + 40))) return name.name;
   }

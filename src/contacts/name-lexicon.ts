@@ -26,6 +26,13 @@ export function isKnownName(word: string): boolean {
   return tagsOf(word).some((tag) => NAME_TAGS.has(tag));
 }
 
+const GIVEN_NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName']);
+
+/** The lexicon lists the word as a given name ("john", "lucía"), whatever else it lists it as. */
+export function isGivenName(word: string): boolean {
+  return tagsOf(word).some((tag) => GIVEN_NAME_TAGS.has(tag));
+}
+
 // Towns double as given names ("Guadalupe", "Dallas", "Brooklyn"); countries mostly do not.
 const PLACE_TAGS = new Set(['City', 'Place', 'Region', 'ProperNoun']);
 

@@ -3,8 +3,8 @@
  * and..."), word by word, and returns it title-cased, or null when the words there are not a name
  * ("I'm |interested", "soy |estudiante").
  */
-import { AFTER_NAME_WORDS, ARTICLES_BEFORE_TITLE, NAME_LINKS, PARTICLES, PLACES_AFTER_DE, SUFFIXES, SURNAME_PREFIXES, TITLES, VIETNAMESE_FAMILY, VIETNAMESE_MIDDLE } from './name-words.ts';
-import { capitalise, givenNameBeforeSurname, isCapitalised, isGuess, nameLike, wordsFrom, type NameCue, type Word } from './name-word.ts';
+import { AFTER_NAME_WORDS, ARTICLES_BEFORE_TITLE, NAME_LINKS, NOT_A_NAME, PARTICLES, PLACES_AFTER_DE, SUFFIXES, SURNAME_NOUNS, SURNAME_PREFIXES, TITLES, VIETNAMESE_FAMILY, VIETNAMESE_MIDDLE } from './name-words.ts';
+import { capitalise, givenNameBeforeSurname, isCapitalised, isGuess, isKnown, nameLike, wordsFrom, type NameCue, type Word } from './name-word.ts';
 import { fold } from './fold.ts';
 import { isPlaceName } from './name-lexicon.ts';
 
@@ -54,12 +54,17 @@ function vietnameseWithMiddle(words: Word[], i: number, cue: NameCue): number {
   return capitals || cue === 'strong' || cue === 'weak' ? 3 : 0;
 }
 
-/** A lower-case guess must visibly end: punctuation, the end, or a word such as "y", "from", "del". */
-function endsVisibly(text: string, end: number): boolean {
-  const rest = text.slice(end);
+/**
+ * A lower-case guess must visibly end: punctuation, the end, or a word such as "y", "from", "del";
+ * after a known first name also any word that is never a name ("im john carver looking at ...").
+ */
+function endsVisibly(text: string, end: number, knownFirst: boolean): boolean {
+  const rest = text.slice(end, end + 60);
   if (/^\s*(?:$|[^\p{L}\s])/u.test(rest)) return true;
   const next = /^\s+([\p{L}\p{M}'’]+)/u.exec(rest)?.[1];
-  return next !== undefined && AFTER_NAME_WORDS.has(fold(next));
+  if (next === undefined) return false;
+  const folded = fold(next);
+  return AFTER_NAME_WORDS.has(folded) || (knownFirst && NOT_A_NAME.has(folded));
 }
 
 export interface NameFound { name: string; end: number }
@@ -123,6 +128,9 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
   let nameWords = 0;
   let guessed = false;
   let capitalisedName = false;
+  // The name as far as its last word that is not a guess, and whether its first word is a known name.
+  let sure: NameFound | null = null;
+  let knownFirst = false;
   for (; i < words.length && nameWords < MAX_NAME_WORDS; i++) {
     const word = words[i]!;
     if (isPossessive(word)) return null;
@@ -167,13 +175,27 @@ export function readNameAt(text: string, start: number, cue: NameCue): NameFound
     }
     // A name begun with capitals ends at a lower-case word ("la Sra. Elvira Campos sobre el depto").
     if (parts.length > 0 && capitalisedName && word.text === word.text.toLowerCase()) break;
+    // "I'm Karen Lease": a property word written with a capital after a known given name is its surname.
+    if (parts.length > 0 && capitalisedName && isCapitalised(word.text) && SURNAME_NOUNS.has(word.folded) && previous !== undefined && isKnown(previous)) {
+      parts.push(capitalise(word.text, false));
+      nameWords++;
+      end = word.end - (word.dot ? 1 : 0);
+      continue;
+    }
     if (!nameLike(word, cue, parts.length > 0) && !(parts.length === 0 && givenNameBeforeSurname(word, words[i + 1], cue))) break;
-    if (parts.length === 0) capitalisedName = isCapitalised(word.text);
-    guessed ||= isGuess(word, cue);
+    if (parts.length === 0) {
+      capitalisedName = isCapitalised(word.text);
+      knownFirst = isKnown(word);
+    }
+    const guess = isGuess(word, cue);
+    if (guess && !guessed && parts.length > 0) sure = { name: parts.join(' '), end };
+    guessed ||= guess;
     parts.push(capitalise(word.text, false));
     nameWords++;
     end = word.end - (word.dot ? 1 : 0);
   }
-  if (parts.length === 0 || (guessed && !endsVisibly(text, end))) return null;
+  if (parts.length === 0) return null;
+  // "im john bouta leave": a guessed surname that does not visibly end leaves the known first name.
+  if (guessed && !endsVisibly(text, end, knownFirst)) return sure;
   return { name: parts.join(' '), end };
 }

@@ -4,6 +4,7 @@
  * writer.
  */
 import { fold } from './fold.ts';
+import { isKnownName } from './name-lexicon.ts';
 
 const list = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s+/));
 
@@ -31,6 +32,9 @@ const PLACE_TYPES = list(`
   county city elementary middle high academy institute museum stadium memorial
 `);
 
+/** Words that make a name before them a property or a company, unless it opens with a given name ("Sunset Ridge resident"). */
+const GROUP_AFTER = list(`resident residents tenant tenants community management team staff homes`);
+
 const wordsOf = (text: string): string[] => (text.match(/[\p{L}\p{M}]+/gu) ?? []).map(fold);
 
 /**
@@ -46,5 +50,6 @@ export function isStreetOrPlace(text: string, start: number, end: number, introd
   const next = /^\s+([\p{L}\p{M}]+)/u.exec(text.slice(end))?.[1];
   if (next === undefined) return false;
   const after = fold(next);
+  if (GROUP_AFTER.has(after) && !isKnownName(/[\p{L}\p{M}'’-]+/u.exec(text.slice(start, end))?.[0] ?? '')) return true;
   return STREET_TYPES.has(after) || PLACE_TYPES.has(after);
 }

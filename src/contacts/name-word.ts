@@ -4,7 +4,8 @@
  */
 import { fold } from './fold.ts';
 import { isKnownName, isOtherKnownWord, isPlaceName } from './name-lexicon.ts';
-import { DATE_NAMES, NOT_A_NAME, NOT_A_NAME_AFTER_INTRO, PARTICLES, TITLES, VIETNAMESE_FAMILY, WORD_NAMES } from './name-words.ts';
+import { PHONE_WORDS } from './phone-words.ts';
+import { DATE_NAMES, NOT_A_NAME, NOT_A_NAME_AFTER_INTRO, PARTICLES, SPANISH_WORD_NAMES, TITLES, VIETNAMESE_FAMILY, WORD_NAMES } from './name-words.ts';
 
 /**
  * How much the words before promise a name. `strong` ("my name is", "me llamo", "Name:"): any
@@ -37,13 +38,16 @@ export function wordsFrom(text: string, start: number): Word[] {
 // A capital means something only in mixed case: in "THIS IS URGENT" every word has one.
 export const isCapitalised = (word: string): boolean => /^\p{Lu}/u.test(word) && word !== word.toUpperCase();
 
+/** Words that announce a contact detail: a name written before one ends there ("soy Julia Mora Cel 713 ...", "Jose Garcia Phone ..."). */
+const DETAIL_WORDS: ReadonlySet<string> = new Set(['email', 'e-mail', 'mail', 'correo', 'gmail']);
+
 /** Blocked words, also with an English contraction ("what's" -> "what"; "O'Brien" is not one). */
 const blocked = (folded: string): boolean =>
-  NOT_A_NAME.has(folded) || NOT_A_NAME.has(folded.replace(/['’](?:s|re|m|ll|d|ve|t)$/, ''));
+  NOT_A_NAME.has(folded) || PHONE_WORDS.has(folded) || DETAIL_WORDS.has(folded) || NOT_A_NAME.has(folded.replace(/['’](?:s|re|m|ll|d|ve|t)$/, ''));
 
 // Endings of the adjectives, demonyms and job titles that follow "I'm" / "soy" ("Soy Venezolana",
-// "soy enfermera", "I'm Catholic", "i'm hopeful"); checked only on words not known as names.
-const COMMON_WORD_ENDING = /.{3}(?:ano|ana|ense|eno|ena|ero|era|ista|ico|ica|ado|ada|ido|ida|oso|osa|ment|ville|ing|ed|ic|ous|ful|less|able|ible|ive|ist)$/;
+// "soy enfermera", "soy chambeador", "I'm Catholic", "i'm hopeful"); checked only on words not known as names.
+const COMMON_WORD_ENDING = /.{3}(?:ano|ana|ense|eno|ena|ero|era|ista|ico|ica|ado|ada|ido|ida|oso|osa|ador|adora|edor|edora|ment|ville|ing|ed|ic|ous|ful|less|able|ible|ive|ist)$/;
 
 /** A name the lexicon knows, or a Vietnamese family name it may not ("Huynh", "Truong"). */
 export const isKnown = (word: Word): boolean =>
@@ -53,7 +57,7 @@ export const isKnown = (word: Word): boolean =>
 export function nameLike(word: Word, cue: NameCue, continuing: boolean): boolean {
   const capital = isCapitalised(word.text);
   // "I'm Will", "I'm Hope": written as a name, a word that is otherwise a modal or a noun.
-  if (WORD_NAMES.has(word.folded)) return capital || cue === 'strong';
+  if (WORD_NAMES.has(word.folded)) return capital || cue === 'strong' || (cue === 'weak' && SPANISH_WORD_NAMES.has(word.folded));
   // "me llamo Julio", "I'm April"; after weaker cues only before a surname (givenNameBeforeSurname).
   if (DATE_NAMES.has(word.folded)) return cue === 'strong' || (capital && cue === 'weak');
   if (word.folded.length < 2 || blocked(word.folded)) return false;
@@ -63,12 +67,19 @@ export function nameLike(word: Word, cue: NameCue, continuing: boolean): boolean
   // ("Tom Baker", "David Brown", "Carlos Mendoza").
   if (continuing && capital) return true;
   // "mi nombre es Montserrat": what follows "my name is" with a capital is a name, whatever else it means.
-  if (isOtherKnownWord(word.text)) return (capital && cue === 'strong') || (isPlaceName(word.text) && (capital || cue === 'strong'));
+  // "soy karla mendoza": after an introduction, a lower-case surname that is also a town (a guess).
+  if (isOtherKnownWord(word.text)) return (capital && cue === 'strong') || (isPlaceName(word.text) && (capital || cue === 'strong' || guessesSurname(cue, continuing)));
   if (cue === 'strong') return true;
   if (COMMON_WORD_ENDING.test(word.folded) || NOT_A_NAME_AFTER_INTRO.has(word.folded)) return false;
   // A lower-case guess: letters only ("pet-friendly" and "sooo" are not names).
-  return capital || (cue === 'weak' && /^\p{L}{3,}$/u.test(word.folded) && !/(\p{L})\1\1/u.test(word.folded));
+  return capital || ((cue === 'weak' || guessesSurname(cue, continuing)) && /^\p{L}{3,}$/u.test(word.folded) && !/(\p{L})\1\1/u.test(word.folded));
 }
+
+/**
+ * After "this is" / "it's" a first name must be one the lexicon knows, but the surname after it, in
+ * lower case like the rest ("this is brianna wells"), may be a word no list knows: a guess.
+ */
+const guessesSurname = (cue: NameCue, continuing: boolean): boolean => cue === 'weak' || (cue === 'known' && continuing);
 
 /**
  * A capitalised first word that is also a month or some other word ("June Park", "August Reed",
@@ -86,7 +97,8 @@ export function givenNameBeforeSurname(word: Word, next: Word | undefined, cue: 
 }
 
 /** A lower-case word taken only because an introduction came before it ("soy xiomara"). */
-export const isGuess = (word: Word, cue: NameCue): boolean => cue === 'weak' && !isCapitalised(word.text) && !isKnown(word);
+export const isGuess = (word: Word, cue: NameCue): boolean =>
+  (cue === 'weak' || cue === 'known') && !isCapitalised(word.text) && (!isKnown(word) || SPANISH_WORD_NAMES.has(word.folded));
 
 // "mcallister" -> "McAllister"; "macdonald" -> "MacDonald" only when a known name follows "Mac"
 // ("Macias", "Machado" and "Mackey" keep one capital).

@@ -30,20 +30,69 @@ export function labelBefore(text: string, start: number): 'phone' | 'not-phone' 
   const clause = window.slice(Math.max(window.lastIndexOf('!'), window.lastIndexOf('?'), window.lastIndexOf('\n'), fullStop) + 1);
   const tokens = Array.from(clause.matchAll(TOKEN), (m) => m[0]);
   let sawNumberWord = false;
+  // A property word (rent, door, building...) labels the digits only when nothing but "number",
+  // "is", "the", "my", "de"... stands between them ("reserva, the number ..."); after any other word
+  // it is the sentence's topic, not these digits' name ("my rent is late, 713 ...", "text me about
+  // the rent at 713 ...", "la puerta no cierra 713 ..."). Ids label the digits anywhere in the window.
+  let bridged = true;
   let words = 0;
   for (let i = tokens.length - 1; i >= 0 && words < LOOK_BACK_WORDS; i--) {
     const token = tokens[i] ?? '';
     if (/\p{N}/u.test(token)) break;
-    const label = labelOf(fold(token));
-    if (label === 'phone' || label === 'not-phone') return label;
-    if (label === 'number') {
+    const folded = fold(token);
+    const label = labelOf(folded);
+    if (label === 'phone') return label;
+    if (label === 'not-phone') {
+      // Ids ("account", "ticket", "confirmation") label the digits anywhere in the window, as
+      // before; a property word only next to them and not after a preposition.
+      if (!TOPIC_LABELS.has(folded) || (bridged && !afterPreposition(tokens, i))) return label;
+      bridged = false;
+      words++;
+    } else if (label === 'number') {
       // "my number", "mi número": the writer's own number, whatever labels stand further back.
       if (OWNER_BEFORE_NUMBER.has(fold(tokens[i - 1] ?? ''))) return 'phone';
       sawNumberWord = true;
-    } else words++;
+    } else {
+      // "solicitud de servicio 713 ...", "orden de trabajo ...": a word after "de" completes the label before it.
+      if (!BRIDGING_WORDS.has(folded) && !LABEL_COMPLEMENT_BEFORE.has(fold(tokens[i - 1] ?? ''))) bridged = false;
+      words++;
+    }
   }
   return sawNumberWord ? 'phone' : null;
 }
+
+/**
+ * Labels that are also what a message is about: after a preposition ("call me about the deposit
+ * 713 ...", "problem with my door 713 ...", "llámame sobre la renta 713 ...") they are the topic, and
+ * the digits after them are not theirs. Labels of ids (order, ticket, confirmation, reserva) are
+ * not among them: "about ticket 3124478810" is still a ticket.
+ */
+const TOPIC_LABELS: ReadonlySet<string> = new Set([
+  'rent', 'renta', 'alquiler', 'deposit', 'deposito', 'lease', 'contrato', 'application', 'solicitud', 'payment', 'pago',
+  'door', 'puerta', 'gate', 'mailbox', 'buzon', 'building', 'edificio', 'apartment', 'apartamento', 'departamento', 'depto',
+  'apt', 'unit', 'unidad', 'room', 'cuarto', 'price', 'precio', 'cost', 'costo', 'budget', 'presupuesto', 'floor', 'piso', 'tower', 'torre',
+]);
+const TOPIC_PREPOSITIONS: ReadonlySet<string> = new Set([
+  'about', 'regarding', 're', 'with', 'for', 'on', 'at', 'in', 'to', 'sobre', 'con', 'para', 'por', 'en', 'a', 'al', 'acerca', 'respecto',
+]);
+/** How many words back from a topic label its preposition may stand ("with my patio door", "por lo del contrato"). */
+const TOPIC_REACH = 3;
+
+/** The label at `i` follows a preposition, an article, a possessive or a modifier maybe between ("about the rent"). */
+function afterPreposition(tokens: readonly string[], i: number): boolean {
+  for (let j = i - 1; j >= 0 && j >= i - TOPIC_REACH; j--) {
+    const token = tokens[j] ?? '';
+    if (/\p{N}/u.test(token)) return false;
+    if (TOPIC_PREPOSITIONS.has(fold(token))) return true;
+  }
+  return false;
+}
+
+/** Words after which a noun completes the label before them (Spanish puts the label first). */
+const LABEL_COMPLEMENT_BEFORE: ReadonlySet<string> = new Set(['de', 'del']);
+
+/** Words that may stand between a label and the digits it names ("order is #...", "número de la reserva ..."). */
+const BRIDGING_WORDS: ReadonlySet<string> = new Set(['is', 'es', 'was', 'era', 'are', 'the', 'el', 'la', 'los', 'las', 'my', 'mi', 'our', 'nuestro', 'nuestra', 'your', 'tu', 'su', 'sus', 'de', 'del', 'of']);
 
 // "3054827719 is my confirmation number" / "... es el número de mi reserva".
 const LABEL_AFTER = /^\s*(?:is|es|was|era|=)\s+(?:(?:my|mi|our|the|el|la|nuestro|nuestra|n[uú]mero|number|de)\s+)*([\p{L}\p{M}]+)/iu;

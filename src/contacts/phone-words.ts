@@ -42,6 +42,18 @@ export const NOT_PHONE_WORDS = list(`
   report reporte request requests incident incidente complaint queja
 `);
 
+/**
+ * Labels of ids (bookings, orders, cases, accounts, codes): digits after them are the id's, also
+ * when spaced like a short number then a phone ("ticket 57 310 558 2291"). A subset of NOT_PHONE_WORDS.
+ */
+export const ID_WORDS = list(`
+  confirmation confirmacion conf booking bookings reserva reservas reservation reservacion order
+  orden pedido ticket tickets case caso claim folio id ref reference referencia account acct cuenta
+  invoice factura receipt recibo tracking rastreo policy poliza code codigo zip postal pin permit
+  license licencia serial model vin member membership socio report reporte request requests
+  incident incidente complaint queja
+`);
+
 export type Label = 'phone' | 'not-phone' | 'number';
 
 /** What one (folded) word says about the digits that follow it, or null when it says nothing. */
@@ -67,4 +79,7 @@ export const COUNTRY_WORDS: ReadonlyMap<string, CountryCode> = new Map(Object.en
   guatemala: 'GT', honduras: 'HN', nicaragua: 'NI', salvador: 'SV', panama: 'PA', cuba: 'CU',
   brasil: 'BR', brazil: 'BR', uk: 'GB', england: 'GB', britain: 'GB', inglaterra: 'GB',
   france: 'FR', francia: 'FR', germany: 'DE', alemania: 'DE',
+  // Cities named beside a number ("55 1834 5678 de cdmx", "mi cel de Bogotá").
+  cdmx: 'MX', guadalajara: 'MX', monterrey: 'MX', tijuana: 'MX', puebla: 'MX', cancun: 'MX',
+  bogota: 'CO', medellin: 'CO', barranquilla: 'CO', madrid: 'ES', barcelona: 'ES', sevilla: 'ES',
 } satisfies Record<string, CountryCode>));

@@ -140,8 +140,13 @@ const MEXICAN_MOBILE_PREFIX = /(?<![\d+]|\d[\s.-])04[45][\s.-]?(?=\d(?:[\s.-]?\d
 // Not a digit group inside a number ("020 7946 0018"): nothing number-like before, 8+ digits after.
 const DIAL_OUT = /(?<![\d.,+]|\d[\s.-])00(\d{1,3})(?=(?:[\s.-]?\d){8})/g;
 
+// "+52 1 (55) 1834 5678", "+52 (33) 1834 5678": brackets around the area code after a country code
+// (and Mexico's mobile "1") are dropped, so the number reads as one.
+const PLUS_CODE_THEN_BRACKETS = /(\+\s?\d{1,3}[\s.-]?(?:1[\s.-]?)?)\((\d{1,4})\)/g;
+
 function rewriteDialling(text: string): string {
   return text
+    .replace(PLUS_CODE_THEN_BRACKETS, '$1$2')
     .replace(MEXICAN_MOBILE_ONE, '+52 ')
     .replace(MEXICAN_MOBILE_PREFIX, '+52 ')
     .replace(DIAL_OUT, (whole, code: string) => {

@@ -39,6 +39,18 @@ const UNITS = [
   'su número mi vecina ',
   'info@x.com ',
   'April May June ',
+  // The readers added for issue 44's visitors' phrasings: short numbers before a phone, numbers
+  // without "+" after a cue, closings, a last line, intros and third parties.
+  'apt 12 713 448 2290 ',
+  'whatsapp 52 1 33 1829 4471 ',
+  'mi whatsapp 34 612 345 678 ',
+  'call me about the deposit 281 ',
+  'Thanks in advance,\nOmar\n',
+  'saludos, ana ',
+  'soy rocio, ',
+  'im john carver looking ',
+  'la mamá de Sofía Ruiz ',
+  '\t\t\t\n',
 ];
 
 describe('the longest message', () => {
