@@ -101,6 +101,8 @@ describe(`the service's connections on a ${redisPrograms().flavour} cluster (3 p
       expect(counted.length).toBeLessThan(keys.length);
     } finally {
       await cluster.startNode(replica!);
+      // Back as a replica in sync before the next test, which fails over a primary.
+      await cluster.waitForReplica(replica!);
     }
   });
 
@@ -138,6 +140,8 @@ describe(`the service's connections on a ${redisPrograms().flavour} cluster (3 p
     await pollUntil(async () => ((await redisAnswers(client).catch(() => false)) ? true : undefined), 15_000, 'the cluster whole again');
     const before = outages.length;
     const victim = await cluster.primaryForKey(key);
+    // A replica to promote, seen by the cluster (one restarted a moment ago may still be flagged failed).
+    await pollUntil(async () => ((await cluster.replicasOf(victim)).length > 0 ? true : undefined), 30_000, `a replica of ${victim} to promote`);
     await cluster.killNode(victim);
     let promoted: { at: number; ms: number } | undefined;
     const promotion = cluster.waitForPromotion(victim, 30_000).then((p) => (promoted = p));
