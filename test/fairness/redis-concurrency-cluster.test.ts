@@ -5,8 +5,8 @@
  */
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Admission } from '../../src/fairness/concurrency-ceilings.ts';
 import { concurrencyKey, RedisConcurrency } from '../../src/fairness/redis-concurrency.ts';
+import { admitted, expectSharedCounters } from '../helpers/ceiling-checks.ts';
 import { startTestRedisCluster, type TestRedisCluster } from '../helpers/redis-cluster.ts';
 
 let cluster: TestRedisCluster;
@@ -19,17 +19,6 @@ const connect = async (): Promise<Cluster> => {
     client.once('error', reject);
   });
   return client;
-};
-const until = async (check: () => Promise<boolean>, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-const admitted = (admission: Admission) => {
-  if (!admission.admitted) throw new Error(`refused by ${admission.ceiling}`);
-  return admission.release;
 };
 
 beforeAll(async () => {
@@ -45,20 +34,7 @@ describe('RedisConcurrency on a Cluster', () => {
     const [one, two] = [await connect(), await connect()];
     const a = new RedisConcurrency({ redis: one, leaseMs: 60_000 });
     const b = new RedisConcurrency({ redis: two, leaseMs: 60_000 });
-    const counts = (clientId: string) => [
-      { ceiling: 'client' as const, id: clientId, max: 2 },
-      { ceiling: 'organisation' as const, id: 'cluster-org', max: 3 },
-    ];
-    const first = admitted(await a.acquire(counts('key:widget')));
-    admitted(await b.acquire(counts('key:widget')));
-    expect(await a.acquire(counts('key:widget'))).toEqual({ admitted: false, ceiling: 'client' });
-    admitted(await b.acquire(counts('ip:10.0.0.1')));
-    expect(await a.acquire(counts('ip:10.0.0.2'))).toEqual({ admitted: false, ceiling: 'organisation' });
-    await until(async () => (await one.zcard(concurrencyKey({ ceiling: 'client', id: 'ip:10.0.0.2' }))) === 0);
-    first();
-    await until(async () => (await one.zcard(concurrencyKey({ ceiling: 'client', id: 'key:widget' }))) === 1);
-    await until(async () => (await one.zcard(concurrencyKey({ ceiling: 'organisation', id: 'cluster-org' }))) === 2);
-    admitted(await a.acquire(counts('key:widget')));
+    await expectSharedCounters(a, b, (key) => one.zcard(key), 'cluster-org');
   });
 
   it('gives a lease back before the next admission of the same turn of the event loop', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Admission } from '../../src/fairness/concurrency-ceilings.ts';
 import { concurrencyKey, RedisConcurrency } from '../../src/fairness/redis-concurrency.ts';
 import { connectRedis } from '../../src/shared-state/redis-connection.ts';
+import { admitted, expectSharedCounters, until } from '../helpers/ceiling-checks.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 
 let redis: TestRedis;
@@ -16,13 +17,6 @@ const connect = () => {
   const client = connectRedis(redis.url);
   connections.push(client);
   return client;
-};
-const until = async (check: () => Promise<boolean>, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 };
 const ready = (client: Redis) => until(async () => client.status === 'ready');
 
@@ -34,31 +28,13 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const admitted = (admission: Admission) => {
-  if (!admission.admitted) throw new Error(`refused by ${admission.ceiling}`);
-  return admission.release;
-};
-
 describe('RedisConcurrency', () => {
   it('shares each counter between instances and names the ceiling that refused', async () => {
     const [one, two] = [connect(), connect()];
     await Promise.all([ready(one), ready(two)]);
     const a = new RedisConcurrency({ redis: one, leaseMs: 60_000 });
     const b = new RedisConcurrency({ redis: two, leaseMs: 60_000 });
-    const counts = (clientId: string) => [
-      { ceiling: 'client' as const, id: clientId, max: 2 },
-      { ceiling: 'organisation' as const, id: 'org-shared', max: 3 },
-    ];
-    const first = admitted(await a.acquire(counts('key:widget')));
-    admitted(await b.acquire(counts('key:widget')));
-    expect(await a.acquire(counts('key:widget'))).toEqual({ admitted: false, ceiling: 'client' });
-    admitted(await b.acquire(counts('ip:10.0.0.1')));
-    expect(await a.acquire(counts('ip:10.0.0.2'))).toEqual({ admitted: false, ceiling: 'organisation' });
-    // The refused chat left nothing counted on the client it was admitted by.
-    expect(await one.zcard(concurrencyKey({ ceiling: 'client', id: 'ip:10.0.0.2' }))).toBe(0);
-    first();
-    await until(async () => (await one.zcard(concurrencyKey({ ceiling: 'client', id: 'key:widget' }))) === 1);
-    admitted(await a.acquire(counts('key:widget')));
+    await expectSharedCounters(a, b, (key) => one.zcard(key), 'org-shared');
   });
 
   it('sends a lease given back with the next admission, before it: one call, and the freed place is taken', async () => {
