@@ -10,7 +10,7 @@ import { LocalConcurrency } from '../../src/fairness/local-concurrency.ts';
 import { RedisConcurrency } from '../../src/fairness/redis-concurrency.ts';
 import type { CeilingCount, ConcurrencyCeilings } from '../../src/fairness/concurrency-ceilings.ts';
 import { DEFAULT_CONCURRENCY_PER_CLIENT, DEFAULT_CONCURRENCY_PER_ORG } from '../../src/config/fair-shares-config.ts';
-import { connectRedis } from '../../src/shared-state/redis-connection.ts';
+import { readyRedis } from './ready-redis.ts';
 
 /** As the route counts a chat of the benchmark's load: its peer address, its organisation. */
 const COUNTS: readonly CeilingCount[] = [
@@ -27,11 +27,7 @@ export interface CeilingKinds {
 }
 
 export async function ceilingKinds(url: string): Promise<CeilingKinds> {
-  const client = connectRedis(url);
-  await new Promise<void>((resolve, reject) => {
-    client.once('ready', () => resolve());
-    client.once('error', reject);
-  });
+  const client = await readyRedis(url);
   const admitAndRelease = (ceilings: ConcurrencyCeilings) => async (): Promise<void> => {
     const admission = await ceilings.acquire(COUNTS);
     if (!admission.admitted) throw new Error(`refused by the ${admission.ceiling} ceiling`);

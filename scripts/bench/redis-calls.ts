@@ -8,11 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import { sessionWriteOf, SESSION_KEY_PREFIX } from '../../src/cache/redis-session-data.ts';
 import { DEFAULT_SESSION_TTL_SECONDS, MAX_SESSION_ANSWERS, MAX_SESSION_MESSAGES, sessionNameOfKey, type SessionKey } from '../../src/cache/session-cache.ts';
-import { connectRedis } from '../../src/shared-state/redis-connection.ts';
 import { ownerToken } from '../../src/shared-state/owner-token.ts';
 import { TURN_LEASE_MS } from '../../src/turns/shared-entry.ts';
 import { createRedisTurnQueue, TURN_SCRIPTS, turnQueueKeys, type TurnRecord } from '../../src/turns/redis-turn-queue.ts';
 import { bareRedis } from './bare-resp.ts';
+import { readyRedis } from './ready-redis.ts';
 
 const WINDOW_MS = 60_000;
 /** The session's own window, never refusing here (the client's and organisation's are calls of their own). */
@@ -41,11 +41,7 @@ export interface RedisKinds {
 }
 
 export async function redisKinds(url: string, port: number): Promise<RedisKinds> {
-  const client = connectRedis(url);
-  await new Promise<void>((resolve, reject) => {
-    client.once('ready', () => resolve());
-    client.once('error', reject);
-  });
+  const client = await readyRedis(url);
   const queue = createRedisTurnQueue(client, SESSION_KEY_PREFIX);
   const bare = await bareRedis(port);
   const beginSha = (await client.script('LOAD', TURN_SCRIPTS.begin)) as string;

@@ -9,10 +9,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { connectRedis } from '../../src/shared-state/redis-connection.ts';
 import { createMemoryStreamLog } from '../../src/streams/memory-stream-log.ts';
 import { createRedisStreamLog } from '../../src/streams/redis-stream-log.ts';
 import type { StreamLog, StreamLogWriter } from '../../src/streams/stream-log.ts';
+import { readyRedis } from './ready-redis.ts';
 
 const RESPONSE = 'Our leasing office is open Monday to Friday from 9 AM to 6 PM, and Saturday from 10 AM to 4 PM.';
 /** The benchmark's streamed answer (the `data-chat` part of a reply of the stubs' engine), about 1.1 KB. */
@@ -57,11 +57,7 @@ export interface StreamLogKinds {
 }
 
 export async function streamLogKinds(url: string): Promise<StreamLogKinds> {
-  const client = connectRedis(url);
-  await new Promise<void>((resolve, reject) => {
-    client.once('ready', () => resolve());
-    client.once('error', reject);
-  });
+  const client = await readyRedis(url);
   const memory = createMemoryStreamLog();
   const redis = createRedisStreamLog(client);
   return {
